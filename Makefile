@@ -1,0 +1,32 @@
+# deckpress: two commands on a fresh Debian machine, `make build` and `make test`.
+# Each installs what is missing (Debian packages, the .venv, the package in editable
+# mode) and is a quick no-op when everything is in place.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+APT_PACKAGES := liblouis20 liblouis-data python3-louis python3-venv ghostscript
+STAMP := $(VENV)/.deckpress-installed
+
+.PHONY: build test bench setup clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml scripts/ensure-system.sh scripts/link-louis.sh
+	@scripts/ensure-system.sh $(APT_PACKAGES)
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@$(PY) -m pip install -q --disable-pip-version-check -e '.[test]'
+	@scripts/link-louis.sh $(PY)
+	@touch $@
+
+build: setup
+	$(VENV)/bin/deckpress build
+
+test: setup
+	$(PY) -m pytest -q
+
+bench: setup
+	$(PY) -m pipeline.bench
+
+clean:
+	rm -rf output/*/ $(VENV)

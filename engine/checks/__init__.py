@@ -1,0 +1,1 @@
+"""The registered deck checks. Importing this package registers every check module."""

@@ -1,0 +1,108 @@
+"""Findings: what the engine and the stages report, the way a linter does.
+
+A finding is an immutable record (DESIGN.md §6): a code of two family letters and
+three digits (``CP001``; ``--select CP`` picks the family), a kebab-case name that
+reads well after "ignore" (``power-encoding-collision``), a severity, a location
+(file, line, column, card id), a one-sentence message naming the offending value
+and a hint with the next action. Rendering to text and JSON lives here too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Iterable
+
+
+class Severity(str, Enum):
+    """How bad a finding is. Errors stop a build; warnings fail only under ``--strict``."""
+
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """Where a finding points: a file, 1-based line and column, and the card id if any."""
+
+    file: str = ""
+    line: int | None = None
+    column: int | None = None
+    card: str | None = None
+
+    def with_card(self, card: str | None) -> Location:
+        """The same place, naming a card."""
+        return Location(self.file, self.line, self.column, card)
+
+    def __str__(self) -> str:
+        parts = [self.file or "<data>"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One reported problem. ``related`` holds other locations involved (e.g. the rulebook line)."""
+
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    hint: str = ""
+    location: Location = field(default_factory=Location)
+    related: tuple[Location, ...] = ()
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict: severity as text, locations as dicts."""
+        data = asdict(self)
+        data["severity"] = self.severity.value
+        return data
+
+    def render(self) -> str:
+        """``path:line:col: severity CODE name: message`` then the hint indented (one line each)."""
+        card = f" [{self.location.card}]" if self.location.card else ""
+        text = f"{self.location}: {self.severity.value} {self.code} {self.name}:{card} {self.message}"
+        for other in self.related:
+            text += f"\n    see {other}"
+        if self.hint:
+            text += f"\n    hint: {self.hint}"
+        return text
+
+
+def sort_key(finding: Finding) -> tuple:
+    """Order findings by file, line, column, then code, for stable output."""
+    loc = finding.location
+    return (loc.file, loc.line or 0, loc.column or 0, finding.code, finding.message)
+
+
+def counts(findings: Iterable[Finding]) -> dict[str, int]:
+    """Counts by severity, every severity present as a key: ``{"error": n, "warning": n, "info": n}``."""
+    tally = Counter(f.severity.value for f in findings)
+    return {s.value: tally.get(s.value, 0) for s in Severity}
+
+
+def render_text(findings: Iterable[Finding]) -> str:
+    """All findings as text lines, sorted, followed by a summary line of counts."""
+    items = sorted(findings, key=sort_key)
+    lines = [f.render() for f in items]
+    c = counts(items)
+    lines.append(f"{c['error']} error(s), {c['warning']} warning(s), {c['info']} info")
+    return "\n".join(lines)
+
+
+def render_json(findings: Iterable[Finding]) -> str:
+    """All findings as a JSON document ``{"findings": [...], "counts": {...}}``."""
+    items = sorted(findings, key=sort_key)
+    return json.dumps({"findings": [f.to_dict() for f in items], "counts": counts(items)}, indent=2, ensure_ascii=False)
+
+
+def exit_code(findings: Iterable[Finding], strict: bool = False) -> int:
+    """0 when clean, 1 when an error (or, under ``strict``, a warning) is present."""
+    bad = {Severity.error, Severity.warning} if strict else {Severity.error}
+    return 1 if any(f.severity in bad for f in findings) else 0

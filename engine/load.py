@@ -1,0 +1,334 @@
+"""Load a game folder (``game.yaml`` + ``cards.yaml``) into a validated :class:`Deck`.
+
+- Safe YAML only (:mod:`engine.yamlsource`): no object construction, aliases bounded.
+- Every model gets the file, line and column of itself and its fields.
+- An expansion (``extends:`` in game.yaml) is resolved here: the base game's
+  classes, dice and keywords are merged with the expansion's (same id: the
+  expansion's wins), other top-level keys of the expansion replace the base's,
+  and the cards are the base cards minus ``extends.remove`` plus the expansion's.
+- Bad input raises :class:`DataError` carrying findings (codes ``DA…``) that name
+  file, line, column and field. ``DataError.unreadable`` is True when a file is
+  missing or is not YAML at all (the CLI exits 2), False for schema errors (exit 1).
+"""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+from pydantic import BaseModel, ValidationError
+
+from engine.findings import Finding, Location, Severity
+from engine.model import Card, CardsFile, Deck, Game, Located
+from engine.registry import declare
+from engine.yamlsource import Source, YamlProblem, load_yaml
+
+GAME_FILE = "game.yaml"
+CARDS_FILE = "cards.yaml"
+MAX_FILE_BYTES = 5_000_000
+
+YAML_SYNTAX = declare(
+    "DA001",
+    "yaml-syntax-error",
+    Severity.error,
+    """A card data file is not valid YAML (or repeats a key, or uses an alias bomb).
+
+    Fails: ``name: "Forest Apprentice`` (the quote is never closed).
+    Passes: ``name: "Forest Apprentice"``.
+    """,
+)
+MISSING_FIELD = declare(
+    "DA002",
+    "missing-field",
+    Severity.error,
+    """A required field is missing from a game or card.
+
+    Fails: a card without ``provenance:``.
+    Passes: ``provenance: rulebook`` on every card.
+    """,
+)
+INVALID_VALUE = declare(
+    "DA003",
+    "invalid-value",
+    Severity.error,
+    """A field has the wrong type or a value outside what the field accepts.
+
+    Fails: ``copies: two``.
+    Passes: ``copies: 2``.
+    """,
+)
+UNKNOWN_KEY = declare(
+    "DA004",
+    "unknown-key",
+    Severity.error,
+    """A key the data model does not know, usually a typo; it would otherwise be ignored.
+
+    Fails: ``powr: 7`` on a card.
+    Passes: ``power: 7``.
+    """,
+)
+MISSING_FILE = declare(
+    "DA005",
+    "missing-data-file",
+    Severity.error,
+    """A game folder lacks game.yaml or cards.yaml, or a file cannot be read.
+
+    Fails: a folder holding only cards.yaml.
+    Passes: a folder holding game.yaml and cards.yaml.
+    """,
+)
+BAD_REMOVE = declare(
+    "DA006",
+    "removed-card-not-in-base",
+    Severity.error,
+    """An expansion removes a card id that its base game does not have.
+
+    Fails: ``extends: {game: ../apprentice, remove: [ember-rangr]}``.
+    Passes: ``remove: [ember-ranger]`` where the base game has that card.
+    """,
+)
+
+_MERGED_LISTS = {"classes": "id", "dice": "id", "keywords": "name"}
+
+
+class DataError(Exception):
+    """Card data that cannot be loaded. ``findings`` say where and why; ``unreadable`` selects exit 2."""
+
+    def __init__(self, findings: list[Finding], unreadable: bool) -> None:
+        super().__init__("; ".join(f.message for f in findings))
+        self.findings = findings
+        self.unreadable = unreadable
+
+
+def display_path(path: Path) -> str:
+    """A path as the user should see it: relative to the working directory when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _read(path: Path) -> tuple[object, Source]:
+    """Read and parse one YAML file; raise DataError (unreadable) naming the path."""
+    shown = display_path(path)
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise DataError(
+                [MISSING_FILE.finding(f"{path.name} is larger than {MAX_FILE_BYTES} bytes", Location(shown), "split the data")],
+                unreadable=True,
+            )
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataError(
+            [MISSING_FILE.finding(f"{path.name} not found in {path.parent}", Location(shown), f"create {path.name}; see README 'Adding a game'")],
+            unreadable=True,
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError([MISSING_FILE.finding(f"cannot read {path.name}: {exc}", Location(shown), "check the file's permissions and that it is UTF-8")], unreadable=True) from None
+    try:
+        return load_yaml(text, shown)
+    except YamlProblem as exc:
+        raise DataError([YAML_SYNTAX.finding(exc.message, exc.location, exc.hint)], unreadable=True) from None
+
+
+def _describe(path: tuple) -> str:
+    return ".".join(str(p) for p in path) or "(top level)"
+
+
+def _schema_findings(exc: ValidationError, source: Source, model: type[BaseModel], data: object = None) -> list[Finding]:
+    """Turn pydantic errors into DA findings located with the source tree."""
+    out: list[Finding] = []
+    for err in exc.errors():
+        path = tuple(err["loc"])
+        loc, _ = source.follow(path)
+        card = _card_at(data, path)
+        field = _describe(path)
+        kind = err["type"]
+        if kind == "missing":
+            out.append(MISSING_FIELD.finding(f"missing required field '{path[-1]}' (at {field})", loc.with_card(card), f"add '{path[-1]}:' here; `deckpress schema` lists every field"))
+        elif kind == "extra_forbidden":
+            known = _known_keys(model, path[:-1])
+            guess = difflib.get_close_matches(str(path[-1]), known, n=1)
+            hint = f"did you mean '{guess[0]}'?" if guess else f"known keys here: {', '.join(sorted(known))}"
+            out.append(UNKNOWN_KEY.finding(f"unknown key '{path[-1]}' (at {field})", loc.with_card(card), hint))
+        else:
+            shown = repr(err.get("input"))
+            if len(shown) > 60:
+                shown = shown[:57] + "..."
+            out.append(INVALID_VALUE.finding(f"{field}: {err['msg']} (got {shown})", loc.with_card(card), "fix the value; `deckpress schema` shows what each field accepts"))
+    return out
+
+
+def _card_at(data: object, path: tuple) -> str | None:
+    """The id of the card a cards.yaml error path points into, when it has one."""
+    if len(path) >= 2 and path[0] == "cards" and isinstance(path[1], int) and isinstance(data, dict):
+        rows = data.get("cards")
+        if isinstance(rows, list) and path[1] < len(rows) and isinstance(rows[path[1]], dict):
+            card_id = rows[path[1]].get("id")
+            return str(card_id) if card_id is not None else None
+    return None
+
+
+def _known_keys(model: type[BaseModel], path: tuple) -> list[str]:
+    """The field names (aliases) accepted at a path inside a model, for "did you mean"."""
+    current: object = model
+    for step in path:
+        if isinstance(step, int):
+            continue
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+            return []
+        info = current.model_fields.get(step) or next((f for f in current.model_fields.values() if f.alias == step), None)
+        if info is None:
+            return []
+        current = _inner_model(info.annotation)
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return [f.alias or n for n, f in current.model_fields.items()]
+    return []
+
+
+def _inner_model(annotation: object) -> object:
+    """The model type inside ``list[M]``, ``dict[K, M]``, ``M | None``."""
+    args = getattr(annotation, "__args__", None)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in args or ():
+        found = _inner_model(arg)
+        if isinstance(found, type) and issubclass(found, BaseModel):
+            return found
+    return annotation
+
+
+def attach_locations(model: BaseModel, source: Source | None) -> None:
+    """Give a validated model (and its nested models) the locations of the YAML they came from."""
+    if source is None or not isinstance(model, Located):
+        return
+    model._where[""] = source.at
+    for name, info in type(model).model_fields.items():
+        key = info.alias or name
+        child = source.child(key)
+        if child is None:
+            continue
+        model._where[name] = child.at
+        value = getattr(model, name)
+        if isinstance(value, BaseModel):
+            attach_locations(value, child)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, BaseModel):
+                    attach_locations(item, child.child(i))
+        elif isinstance(value, dict):
+            for k, item in value.items():
+                if isinstance(item, BaseModel):
+                    attach_locations(item, child.child(k))
+
+
+def _merge_game(base: dict, base_src: Source, ext: dict, ext_src: Source) -> tuple[dict, Source]:
+    """Merge an expansion's game.yaml data over its base game's (see module docs)."""
+    data = dict(base)
+    src = Source(ext_src.at, dict(base_src.keys), dict(base_src.items))
+    for key, value in ext.items():
+        id_key = _MERGED_LISTS.get(key)
+        if id_key and isinstance(value, list) and isinstance(base.get(key), list):
+            merged = list(base[key])
+            merged_src = [base_src.items[key].child(i) for i in range(len(merged))]
+            for j, item in enumerate(value):
+                item_src = ext_src.items[key].child(j)
+                ident = item.get(id_key) if isinstance(item, dict) else None
+                slot = next((i for i, old in enumerate(merged) if isinstance(old, dict) and ident is not None and old.get(id_key) == ident), None)
+                if slot is None:
+                    merged.append(item)
+                    merged_src.append(item_src)
+                else:
+                    merged[slot] = item
+                    merged_src[slot] = item_src
+            data[key] = merged
+            src.items[key] = Source(ext_src.items[key].at, {}, dict(enumerate(merged_src)))
+        else:
+            data[key] = value
+            src.items[key] = ext_src.items[key]
+        src.keys[key] = ext_src.keys[key]
+    return data, src
+
+
+def _read_game(folder: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, Source, list[tuple[dict, Source, Path]]]:
+    """Read game.yaml, resolving ``extends`` recursively.
+
+    Returns the merged game data, its source tree, and the card files to load in
+    order as ``(cards_data, cards_source, folder)`` with removals already applied.
+    """
+    folder = folder.resolve()
+    if folder in seen:
+        raise DataError([INVALID_VALUE.finding(f"'extends' loops back to {folder}", Location(str(folder / GAME_FILE)), "an expansion must extend a base game, not itself")], unreadable=False)
+    game_data, game_src = _read(folder / GAME_FILE)
+    cards_data, cards_src = _read(folder / CARDS_FILE)
+    if not isinstance(game_data, dict):
+        raise DataError([INVALID_VALUE.finding("game.yaml must be a mapping of keys to values", game_src.at, "start with 'id:' and 'title:'")], unreadable=False)
+    extends = game_data.get("extends")
+    if not isinstance(extends, dict) or "game" not in extends:
+        return game_data, game_src, [(cards_data, cards_src, folder)]
+    base_dir = (folder / str(extends["game"])).resolve()
+    base_game, base_src, base_cards = _read_game(base_dir, seen + (folder,))
+    remove = extends.get("remove") or []
+    remove_src = game_src.child("extends").child("remove") if game_src.child("extends") and game_src.child("extends").child("remove") else None
+    pending = set(remove) if isinstance(remove, list) else set()
+    kept: list[tuple[dict, Source, Path]] = []
+    for data, src, where in base_cards:
+        if isinstance(data, dict) and isinstance(data.get("cards"), list):
+            rows = [(c, src.child("cards").child(i)) for i, c in enumerate(data["cards"])]
+            keep = [(c, s) for c, s in rows if not (isinstance(c, dict) and c.get("id") in pending)]
+            pending -= {c.get("id") for c, _ in rows if isinstance(c, dict)}
+            new_src = Source(src.at, dict(src.keys), dict(src.items))
+            new_src.items["cards"] = Source(src.child("cards").at, {}, {i: s for i, (_, s) in enumerate(keep)})
+            kept.append(({**data, "cards": [c for c, _ in keep]}, new_src, where))
+        else:
+            kept.append((data, src, where))
+    if pending:
+        findings = []
+        for i, card_id in enumerate(remove):
+            if card_id in pending:
+                at = remove_src.child(i).at if remove_src and remove_src.child(i) else game_src.at
+                findings.append(BAD_REMOVE.finding(f"removes '{card_id}', which the base game {base_dir.name} does not have", at, "check the card id in the base game's cards.yaml"))
+        raise DataError(findings, unreadable=False)
+    merged, merged_src = _merge_game(base_game, base_src, game_data, game_src)
+    return merged, merged_src, kept + [(cards_data, cards_src, folder)]
+
+
+def load_game(folder: str | Path) -> Deck:
+    """Load and validate a game folder into a :class:`Deck` (expansions resolved).
+
+    Raises :class:`DataError` with located findings for any bad input; the data
+    is never partly loaded.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DataError([MISSING_FILE.finding(f"{folder} is not a game folder", Location(str(folder)), "give a folder holding game.yaml and cards.yaml, e.g. carddata/apprentice")], unreadable=True)
+    game_data, game_src, card_files = _read_game(folder)
+    findings: list[Finding] = []
+    game: Game | None = None
+    try:
+        game = Game.model_validate(game_data)
+        attach_locations(game, game_src)
+    except ValidationError as exc:
+        findings += _schema_findings(exc, game_src, Game, game_data)
+    cards: list[Card] = []
+    for data, src, _where in card_files:
+        if data is None:
+            data = {"cards": []}
+        try:
+            parsed = CardsFile.model_validate(data)
+            attach_locations(parsed, src)
+            cards += parsed.cards
+        except ValidationError as exc:
+            findings += _schema_findings(exc, src, CardsFile, data)
+    if findings or game is None:
+        raise DataError(findings, unreadable=False)
+    for card in cards:
+        for field in list(card._where):
+            card._where[field] = card._where[field].with_card(card.id)
+    return Deck(game=game, cards=cards, folder=str(folder))
+
+
+def find_games(root: str | Path) -> list[Path]:
+    """Game folders directly under ``root`` (those holding a game.yaml), sorted by name."""
+    root = Path(root)
+    return sorted(p for p in root.iterdir() if (p / GAME_FILE).is_file()) if root.is_dir() else []

@@ -1,0 +1,198 @@
+"""The rule registry: every finding code deckpress can report, with its documentation.
+
+Two kinds of rule share one table (yamllint/sqlfluff style):
+
+- *checks*: small functions over a loaded deck, registered with :func:`rule`;
+  they yield :class:`Problem` records and the registry stamps code, name and
+  severity onto them;
+- *declared* rules: findings raised elsewhere (the loader, a pipeline stage such as
+  braille overflow), registered with :func:`declare` so that ``deckpress rules``
+  lists them and ``--select``/``--ignore`` apply to them too.
+
+A rule's docstring is its user documentation: why it matters, a failing example
+and a passing one (``Fails:`` / ``Passes:`` paragraphs; a test enforces this).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Protocol
+
+from engine.findings import Finding, Location, Severity
+
+_CODE = re.compile(r"^[A-Z]{2}\d{3}$")
+_NAME = re.compile(r"^[a-z]+(?:-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What a check yields: the message, where, and the hint. The registry adds code and severity."""
+
+    message: str
+    location: Location
+    hint: str = ""
+    related: tuple[Location, ...] = ()
+
+
+class PowerEncoder(Protocol):
+    """What the engine needs from the braille stage: the cells of one power value.
+
+    ``encode(value)`` returns the Unicode braille cells (str) of a power value of
+    the game, or raises ``ValueError`` for a value it cannot encode.
+    """
+
+    def encode(self, value: str) -> str: ...
+
+
+@dataclass
+class CheckContext:
+    """Inputs a check may need besides the deck.
+
+    ``power_encoder`` is supplied by the pipeline (the engine never imports it);
+    ``rulebook`` is a parsed rulebook (``engine.rulebook``) when ``--rulebook`` is given.
+    """
+
+    power_encoder: PowerEncoder | None = None
+    rulebook: object | None = None
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A registered rule: code, kebab-case name, default severity, docs and, for checks, the function."""
+
+    code: str
+    name: str
+    severity: Severity
+    doc: str
+    check: Callable | None = None
+
+    @property
+    def family(self) -> str:
+        """The two code letters (``CP`` for composition)."""
+        return self.code[:2]
+
+    @property
+    def summary(self) -> str:
+        """The first line of the docs."""
+        return self.doc.strip().splitlines()[0] if self.doc.strip() else ""
+
+    def finding(self, message: str, location: Location, hint: str = "", related: tuple[Location, ...] = ()) -> Finding:
+        """A finding of this rule."""
+        return Finding(self.code, self.name, self.severity, message, hint, location, tuple(related))
+
+
+@dataclass
+class Registry:
+    """All rules by code. Registering a code or name twice is a programming error (ValueError)."""
+
+    rules: dict[str, Rule] = field(default_factory=dict)
+
+    def add(self, new: Rule) -> Rule:
+        """Register a rule; raises ValueError on a malformed or reused code or name."""
+        if not _CODE.match(new.code):
+            raise ValueError(f"rule code {new.code!r} must be two capitals and three digits")
+        if not _NAME.match(new.name):
+            raise ValueError(f"rule name {new.name!r} must be kebab-case")
+        old = self.rules.get(new.code)
+        if old is not None and old.name != new.name:
+            raise ValueError(f"rule code {new.code} is already {old.name}")
+        if any(r.name == new.name and r.code != new.code for r in self.rules.values()):
+            raise ValueError(f"rule name {new.name} is already registered")
+        self.rules[new.code] = new
+        return new
+
+    def get(self, code_or_name: str) -> Rule:
+        """The rule by code or name; KeyError if unknown."""
+        if code_or_name in self.rules:
+            return self.rules[code_or_name]
+        for r in self.rules.values():
+            if r.name == code_or_name:
+                return r
+        raise KeyError(code_or_name)
+
+    def checks(self) -> list[Rule]:
+        """Rules that run over a deck, in code order."""
+        return [r for code, r in sorted(self.rules.items()) if r.check is not None]
+
+    def __iter__(self) -> Iterator[Rule]:
+        return iter(sorted(self.rules.values(), key=lambda r: r.code))
+
+
+#: The one registry of the process. Rules register themselves at import.
+RULES = Registry()
+
+
+def rule(code: str, name: str, severity: Severity) -> Callable:
+    """Decorator registering a check ``fn(deck, ctx) -> Iterable[Problem]`` under code and name."""
+
+    def wrap(fn: Callable) -> Callable:
+        RULES.add(Rule(code, name, severity, inspect.getdoc(fn) or "", fn))
+        return fn
+
+    return wrap
+
+
+def declare(code: str, name: str, severity: Severity, doc: str) -> Rule:
+    """Register a rule whose findings are raised outside the checks (loader, stages); returns it."""
+    return RULES.add(Rule(code, name, severity, inspect.cleandoc(doc)))
+
+
+@dataclass(frozen=True)
+class Selection:
+    """``--select`` / ``--ignore``: each entry a code, a code prefix (``BR``) or a rule name.
+
+    An empty ``select`` selects everything. ``ignore`` wins over ``select``.
+    """
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    def allows(self, code: str, name: str) -> bool:
+        """True when a finding with this code and name should be reported."""
+
+        def hit(entry: str) -> bool:
+            # A code or code prefix is written in capitals (BR, BR001); a name in kebab-case.
+            return entry == name or (entry.isupper() and code.startswith(entry))
+
+        if self.select and not any(hit(e) for e in self.select):
+            return False
+        return not any(hit(e) for e in self.ignore)
+
+
+def card_ignores(finding: Finding, ignored: Iterable[str]) -> bool:
+    """True when a card's ``ignore:`` list accepts this finding (by code, prefix or name)."""
+    return any(entry == finding.name or finding.code.startswith(entry) for entry in ignored)
+
+
+def run_checks(deck, ctx: CheckContext | None = None, selection: Selection = Selection()) -> list[Finding]:
+    """Run every registered check over a deck; apply the selection and per-card ``ignore:``.
+
+    ``deck`` is an :class:`engine.model.Deck`. Returns the findings, unsorted.
+    """
+    import engine.checks  # noqa: F401  (registers the checks)
+
+    ctx = ctx or CheckContext()
+    ignores = {c.id: c.ignore for c in deck.cards if c.ignore}
+    out: list[Finding] = []
+    for r in RULES.checks():
+        if not selection.allows(r.code, r.name):
+            continue
+        for p in r.check(deck, ctx):
+            f = r.finding(p.message, p.location, p.hint, p.related)
+            if f.location.card and card_ignores(f, ignores.get(f.location.card, ())):
+                continue
+            out.append(f)
+    return out
+
+
+def filter_findings(findings: Iterable[Finding], selection: Selection, deck=None) -> list[Finding]:
+    """Apply a selection (and, given the deck, per-card ``ignore:``) to findings from any source."""
+    ignores = {c.id: c.ignore for c in deck.cards if c.ignore} if deck is not None else {}
+    return [
+        f
+        for f in findings
+        if selection.allows(f.code, f.name)
+        and not (f.location.card and card_ignores(f, ignores.get(f.location.card, ())))
+    ]

@@ -1,0 +1,164 @@
+"""Safe YAML reading that keeps the file, line and column of every value.
+
+PyYAML's safe composer builds the node tree (no object construction); this module
+turns it into plain Python data plus a parallel :class:`Source` tree of locations.
+Aliases are allowed but the number of nodes visited is bounded, so an alias bomb
+("billion laughs") is refused instead of exhausting memory. Duplicate keys are an
+error (PyYAML would keep the last one silently).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import yaml
+
+from engine.findings import Location
+
+_PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
+
+#: Upper bound on YAML nodes visited per document, aliases expanded.
+MAX_NODES = 200_000
+
+
+class YamlProblem(Exception):
+    """A YAML file that cannot be read as data: syntax error, duplicate key, alias bomb.
+
+    ``location`` points at the offending place; ``kind`` is ``syntax``, ``duplicate-key``
+    or ``too-large``.
+    """
+
+    def __init__(self, message: str, location: Location, kind: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+        self.kind = kind
+        self.hint = hint
+
+
+@dataclass
+class Source:
+    """Locations of one YAML value and its children.
+
+    ``at`` is where the value starts; for mappings ``keys`` holds where each key is
+    written and ``items`` the children by key; for sequences ``items`` is by index.
+    """
+
+    at: Location
+    keys: dict = field(default_factory=dict)
+    items: dict = field(default_factory=dict)
+
+    def child(self, key: object) -> Source | None:
+        """The Source of a child value by mapping key or list index, or None."""
+        return self.items.get(key)
+
+    def follow(self, path: tuple) -> tuple[Location, bool]:
+        """Walk a path of keys/indices as far as it exists.
+
+        Returns the deepest location found and whether the whole path existed. For
+        a mapping key that exists, the key's own location is used (that is where
+        a typo is).
+        """
+        node: Source = self
+        loc = self.at
+        for step in path:
+            nxt = node.items.get(step)
+            if nxt is None:
+                return loc, False
+            loc = node.keys.get(step, nxt.at)
+            node = nxt
+        return loc, True
+
+
+def _loc(path: str, mark: yaml.Mark | None) -> Location:
+    if mark is None:
+        return Location(path)
+    return Location(path, mark.line + 1, mark.column + 1)
+
+
+def load_yaml(text: str, path: str) -> tuple[object, Source]:
+    """Parse one YAML document safely; return ``(data, source_tree)``.
+
+    An empty document gives ``(None, Source)``. Raises :class:`YamlProblem` for a
+    syntax error, a duplicate key, a merge key, or more than :data:`MAX_NODES` nodes.
+    """
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.MarkedYAMLError as exc:
+        # For "while scanning a quoted scalar" the cause is where the construct began
+        # (the context mark); PyYAML's problem mark is where it gave up, often far below.
+        use_context = bool(exc.context and exc.context_mark and exc.context.startswith(("while scanning", "while parsing a flow")))
+        mark = exc.context_mark if use_context else exc.problem_mark
+        problem = exc.problem or "invalid YAML"
+        if use_context and exc.problem_mark:
+            problem = f"{problem} {exc.context} (noticed at line {exc.problem_mark.line + 1})"
+        raise YamlProblem(
+            f"YAML syntax error: {problem}",
+            _loc(path, mark),
+            "syntax",
+            "check indentation, colons and quotes on this line and the one before it",
+        ) from None
+    except yaml.YAMLError as exc:
+        raise YamlProblem(f"YAML error: {exc}", Location(path), "syntax") from None
+    finally:
+        loader.dispose()
+    if node is None:
+        return None, Source(Location(path, 1, 1))
+    budget = [MAX_NODES]
+    return _convert(node, path, loader, budget)
+
+
+def _convert(node: yaml.Node, path: str, loader: yaml.SafeLoader, budget: list[int]) -> tuple[object, Source]:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise YamlProblem(
+            f"YAML document expands to more than {MAX_NODES} values (alias expansion)",
+            _loc(path, node.start_mark),
+            "too-large",
+            "remove deeply nested aliases",
+        )
+    here = Source(_loc(path, node.start_mark))
+    if node.tag not in _PLAIN_TAGS:
+        raise YamlProblem(
+            f"YAML tag {node.tag!r} is not allowed in card data",
+            here.at,
+            "syntax",
+            "remove the tag; card data is plain values, lists and mappings",
+        )
+    if isinstance(node, yaml.MappingNode):
+        data: dict = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise YamlProblem(
+                    "YAML merge keys ('<<') are not supported in card data",
+                    _loc(path, key_node.start_mark),
+                    "syntax",
+                    "write the values out in full",
+                )
+            key, _ = _convert(key_node, path, loader, budget)
+            if isinstance(key, (list, dict)):
+                raise YamlProblem("a mapping key must be a plain value", _loc(path, key_node.start_mark), "syntax")
+            if key in data:
+                raise YamlProblem(
+                    f"duplicate key {key!r} (first written at line {here.keys[key].line})",
+                    _loc(path, key_node.start_mark),
+                    "duplicate-key",
+                    "remove or rename one of the two",
+                )
+            value, source = _convert(value_node, path, loader, budget)
+            data[key] = value
+            here.keys[key] = _loc(path, key_node.start_mark)
+            here.items[key] = source
+        return data, here
+    if isinstance(node, yaml.SequenceNode):
+        items = []
+        for index, item_node in enumerate(node.value):
+            value, source = _convert(item_node, path, loader, budget)
+            items.append(value)
+            here.items[index] = source
+        return items, here
+    try:
+        return loader.construct_object(node, deep=True), here
+    except yaml.YAMLError as exc:
+        raise YamlProblem(f"YAML value cannot be read: {exc}", here.at, "syntax") from None

@@ -1,0 +1,1 @@
+"""deckpress pipeline: the stages that turn a loaded deck into print, braille and web output, and the CLI."""

@@ -1,0 +1,171 @@
+"""The ``deckpress`` command line. Thin: parse options, call the engine or a stage, print, exit.
+
+Only this module prints and chooses exit codes (DESIGN.md §6): 0 clean, 1 error
+findings (or warnings under ``--strict``), 2 could not run. Tracebacks appear only
+with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from engine.findings import Finding, exit_code, render_json, render_text
+from engine.load import DataError, load_game
+from engine.model import Deck
+from engine.registry import RULES, CheckContext, Selection, filter_findings, run_checks
+
+app = typer.Typer(
+    name="deckpress",
+    help="Production pipeline for accessible card games: check card data, then build print PDFs, "
+    "the UV braille layer, press sheets, BRF/PEF embosser files, proofs and the card archive.",
+    rich_markup_mode="rich",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class Format(str, Enum):
+    """Findings output format."""
+
+    text = "text"
+    json = "json"
+
+
+class _State:
+    debug = False
+
+
+@app.callback()
+def _root(debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks for internal errors.")] = False) -> None:
+    _State.debug = debug
+
+
+def split_codes(values: list[str] | None) -> tuple[str, ...]:
+    """``--select BR,CP --select KW001`` → ``("BR", "CP", "KW001")``."""
+    return tuple(v.strip() for raw in values or [] for v in raw.split(",") if v.strip())
+
+
+def print_findings(findings: list[Finding], fmt: Format) -> None:
+    """Findings to stdout as text (with a summary line) or JSON."""
+    if fmt is Format.json:
+        out.print(render_json(findings), markup=False)
+    else:
+        out.print(render_text(findings), markup=False)
+
+
+def load_or_exit(game_dir: Path, fmt: Format) -> Deck:
+    """Load a game folder; on bad data print the findings and exit 2 (unreadable) or 1."""
+    try:
+        return load_game(game_dir)
+    except DataError as exc:
+        print_findings(exc.findings, fmt)
+        raise typer.Exit(2 if exc.unreadable else 1) from None
+
+
+def power_encoder_for(deck: Deck):
+    """The braille stage's power encoder for the deck's game, or None before that stage exists."""
+    try:
+        from pipeline.braille.power import PowerEncoding
+    except ImportError:
+        return None
+    return PowerEncoding(deck.game.power)
+
+
+def rulebook_or_exit(path: Path | None):
+    """Parse ``--rulebook FILE``; exit 2 naming the file when it cannot be read."""
+    if path is None:
+        return None
+    from engine.rulebook import Rulebook
+
+    try:
+        return Rulebook.read(path)
+    except OSError as exc:
+        err.print(f"deckpress: cannot read rulebook {path}: {exc.strerror or exc}", markup=False)
+        raise typer.Exit(2) from None
+
+
+@app.command()
+def check(
+    game_dir: Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")],
+    rulebook: Annotated[Optional[Path], typer.Option(help="Rulebook text (plain or Markdown) to check against the data.")] = None,
+    select: Annotated[Optional[list[str]], typer.Option(help="Only these codes, prefixes (BR) or names; repeatable or comma-separated.")] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option(help="Skip these codes, prefixes or names.")] = None,
+    strict: Annotated[bool, typer.Option(help="Warnings fail too (exit 1).")] = False,
+    format: Annotated[Format, typer.Option("--format", help="text for people, json for machines.")] = Format.text,
+) -> None:
+    """Check a game's card data: schema, composition, keywords, power, and optionally its rulebook.
+
+    Example: [bold]deckpress check carddata/apprentice --rulebook ../shared/seeds/000_c4e42988fabe8ac0.txt[/bold]
+    """
+    deck = load_or_exit(game_dir, format)
+    selection = Selection(split_codes(select), split_codes(ignore))
+    ctx = CheckContext(power_encoder=power_encoder_for(deck), rulebook=rulebook_or_exit(rulebook))
+    findings = filter_findings(run_checks(deck, ctx, selection), selection, deck)
+    print_findings(findings, format)
+    raise typer.Exit(exit_code(findings, strict))
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of game.yaml and cards.yaml (for editor completion and validation)."""
+    from engine.model import CardsFile, Game
+
+    doc = {"game.yaml": Game.model_json_schema(by_alias=True), "cards.yaml": CardsFile.model_json_schema(by_alias=True)}
+    out.print(json.dumps(doc, indent=2, ensure_ascii=False), markup=False)
+
+
+@app.command()
+def rules(format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
+    """List every finding code with its name, default severity and summary."""
+    import pipeline.stages  # noqa: F401  (stage modules declare their finding codes)
+    import engine.checks  # noqa: F401
+
+    if format is Format.json:
+        out.print(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity.value, "doc": r.doc} for r in RULES], indent=2), markup=False)
+        return
+    for r in RULES:
+        out.print(f"{r.code}  {r.name:<34} {r.severity.value:<8} {r.summary}", markup=False)
+
+
+def main() -> None:
+    """Console entry point: run the app; internal errors become one line and exit 2 unless --debug."""
+    try:
+        app()
+    except SystemExit:
+        raise
+    except KeyboardInterrupt:
+        err.print("deckpress: interrupted", markup=False)
+        sys.exit(130)
+    except Exception as exc:  # the last line of defence: no traceback for users
+        if _State.debug or "--debug" in sys.argv:
+            raise
+        err.print(f"deckpress: internal error: {type(exc).__name__}: {exc} (run with --debug for details)", markup=False)
+        sys.exit(2)
+
+
+@app.command()
+def build(
+    game_dirs: Annotated[Optional[list[Path]], typer.Argument(help="Game folders; default: every game in carddata/.")] = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("output"),
+) -> None:
+    """Build every output for the given games (default: all shipped games in carddata/)."""
+    from engine.load import find_games
+
+    dirs = game_dirs or find_games(Path("carddata"))
+    worst = 0
+    for game_dir in dirs:
+        deck = load_or_exit(game_dir, Format.text)
+        findings = filter_findings(run_checks(deck, CheckContext(power_encoder=power_encoder_for(deck))), Selection(), deck)
+        out.print(f"{deck.game.id}: {len(deck.cards)} unique cards, {deck.total_copies} printed", markup=False)
+        print_findings(findings, Format.text)
+        worst = max(worst, exit_code(findings))
+    raise typer.Exit(worst)

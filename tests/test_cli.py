@@ -1,0 +1,61 @@
+"""The CLI through typer's runner: help, check, schema, exit codes and located errors."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+
+runner = CliRunner()
+
+
+def test_help_lists_commands():
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for command in ("check", "schema", "rules", "build"):
+        assert command in result.output
+
+
+def test_check_clean_fixture(mini_dir):
+    result = runner.invoke(app, ["check", str(mini_dir), "--select", "DA"])
+    assert result.exit_code == 0, result.output
+    assert "0 error(s)" in result.output
+
+
+def test_check_typo_names_line_7(game_copy):
+    game = game_copy("mini")
+    lines = (game / "cards.yaml").read_text().splitlines()
+    lines[6] = "    powr: 1"
+    (game / "cards.yaml").write_text("\n".join(lines) + "\n")
+    result = runner.invoke(app, ["check", str(game)])
+    assert result.exit_code == 1
+    first = result.output.splitlines()[0]
+    assert first.endswith("cards.yaml:7:5: error DA004 unknown-key: [ember-apprentice] unknown key 'powr' (at cards.0.powr)")
+    assert "hint: did you mean 'power'?" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_check_unreadable_exits_2(tmp_path):
+    result = runner.invoke(app, ["check", str(tmp_path / "nope")])
+    assert result.exit_code == 2
+    assert "is not a game folder" in result.output
+
+
+def test_check_json(game_copy):
+    game = game_copy("mini")
+    (game / "cards.yaml").write_text("cards:\n  - id: x\n    name: [unclosed\n")
+    result = runner.invoke(app, ["check", str(game), "--format", "json"])
+    assert result.exit_code == 2
+    doc = json.loads(result.output)
+    assert doc["counts"]["error"] == 1 and doc["findings"][0]["code"] == "DA001"
+    assert doc["findings"][0]["location"]["line"] == 3  # where the unclosed [ opens
+
+
+def test_schema_is_json_schema():
+    result = runner.invoke(app, ["schema"])
+    assert result.exit_code == 0
+    doc = json.loads(result.output)
+    assert "class" in doc["cards.yaml"]["$defs"]["Card"]["properties"]
+    assert "provenance" in doc["cards.yaml"]["$defs"]["Card"]["required"]

@@ -1,0 +1,150 @@
+"""The loader: fixture games, expansions, and bad input reported with its exact location."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.load import DataError, load_game
+from engine.model import Provenance
+from engine.units import parse_length
+
+
+def test_mini_loads_with_counts(mini_dir):
+    deck = load_game(mini_dir)
+    assert deck.game.title == "Mini ICG"
+    assert [c.id for c in deck.game.classes] == ["ember", "forest"]
+    assert {k: deck.copies_of(k) for k in ("ember", "forest")} == {"ember": 4, "forest": 4}
+    assert deck.total_copies == 8
+    assert [c.id for c in deck.provisional()] == ["ember-ranger"]
+    # Lengths are parsed from their units into points.
+    assert deck.game.card.width == 216.0 and deck.game.card.height == 360.0 and deck.game.card.bleed == 9.0
+    assert deck.game.dice[0].size == pytest.approx(35 * 72 / 25.4)
+    # YAML integers become power text; "?" stays.
+    assert [c.power for c in deck.cards] == ["1", "5", "1", "?"]
+    assert deck.card_by_id("fireball").keywords == ["Rally!", "Enchant!"]
+
+
+def test_locations_point_at_the_yaml(mini_dir):
+    deck = load_game(mini_dir)
+    fireball = deck.card_by_id("fireball")
+    loc = fireball.where("power")
+    assert loc.file.endswith("mini/cards.yaml") and loc.line == 32 and loc.column == 12
+    assert loc.card == "fireball"
+    assert deck.game.classes[1].where().line == 16
+
+
+def test_expansion_resolves_per_class(mini_plus_dir):
+    deck = load_game(mini_plus_dir)
+    assert deck.game.title == "Mini ICG Plus"
+    assert deck.card_by_id("ember-ranger") is None  # removed by the expansion
+    assert {k: deck.copies_of(k) for k in ("ember", "forest", "crystal")} == {"ember": 4, "forest": 4, "crystal": 2}
+    assert [k.name for k in deck.game.keywords] == ["Rally!", "Enchant!", "Boon!"]
+    assert deck.game.power.allowed()[0] == "0"
+    # Base cards keep their base file; added cards point at the expansion's file.
+    assert deck.card_by_id("fireball").where().file.endswith("mini/cards.yaml")
+    assert deck.card_by_id("ember-delver").where().file.endswith("mini-plus/cards.yaml")
+    assert deck.card_by_id("crystal-rally").provenance is Provenance.provisional
+
+
+def _replace_line(path, number, text):
+    lines = path.read_text().splitlines()
+    lines[number - 1] = text
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_yaml_syntax_error_names_line(game_copy):
+    game = game_copy("mini")
+    _replace_line(game / "cards.yaml", 7, "    keywords: Enchant!: Rally!")
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    assert info.value.unreadable
+    assert (f.code, f.name) == ("DA001", "yaml-syntax-error")
+    assert f.location.file.endswith("cards.yaml") and (f.location.line, f.location.column) == (7, 23)
+    assert "mapping values are not allowed here" in f.message
+
+
+def test_typo_in_key_on_line_7(game_copy):
+    game = game_copy("mini")
+    _replace_line(game / "cards.yaml", 7, "    powr: 1")
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    assert not info.value.unreadable
+    (f,) = info.value.findings
+    assert (f.code, f.name, f.location.line, f.location.column) == ("DA004", "unknown-key", 7, 5)
+    assert f.location.card == "ember-apprentice"
+    assert "did you mean 'power'" in f.hint
+
+
+def test_missing_field_and_wrong_type(game_copy):
+    game = game_copy("mini")
+    text = (game / "cards.yaml").read_text()
+    text = text.replace("    provenance: provisional\n", "", 1).replace("    copies: 2\n", "    copies: two\n", 1)
+    (game / "cards.yaml").write_text(text)
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    by_code = {f.code: f for f in info.value.findings}
+    assert by_code["DA002"].name == "missing-field" and "provenance" in by_code["DA002"].message
+    assert by_code["DA002"].location.line == 11  # the card mapping that lacks it (ember-ranger)
+    assert by_code["DA003"].location.line == 8 and "copies" in by_code["DA003"].message
+
+
+def test_wrong_length_unit(game_copy):
+    game = game_copy("mini")
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("width: 3in", "width: 3"))
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    assert f.code == "DA003" and f.location.line == 4 and "unit" in f.message
+
+
+def test_missing_file_is_unreadable(tmp_path):
+    (tmp_path / "game.yaml").write_text("id: x\n")
+    with pytest.raises(DataError) as info:
+        load_game(tmp_path)
+    assert info.value.unreadable and info.value.findings[0].code == "DA005"
+
+
+def test_duplicate_key_and_alias_bomb(tmp_path, game_copy):
+    game = game_copy("mini")
+    (game / "cards.yaml").write_text((game / "cards.yaml").read_text().replace("    power: 5\n", "    power: 5\n    power: 6\n"))
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    assert "duplicate key 'power'" in info.value.findings[0].message
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+        for i in range(8)
+    )
+    (game / "cards.yaml").write_text(bomb)
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    assert "more than" in info.value.findings[0].message
+
+
+def test_python_tags_are_refused(game_copy):
+    game = game_copy("mini")
+    (game / "cards.yaml").write_text("cards: !!python/object/apply:os.system ['true']\n")
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    assert info.value.findings[0].code == "DA001"
+
+
+def test_expansion_removing_unknown_card(game_copy):
+    game_copy("mini")
+    plus = game_copy("mini-plus")
+    (plus / "game.yaml").write_text((plus / "game.yaml").read_text().replace("[ember-ranger]", "[ember-rangr]"))
+    with pytest.raises(DataError) as info:
+        load_game(plus)
+    (f,) = info.value.findings
+    assert f.code == "DA006" and "ember-rangr" in f.message and f.location.line == 6
+
+
+@pytest.mark.parametrize("text,pt", [("3in", 216.0), ("25.4mm", 72.0), ("18pt", 18.0), ("0.5cm", 5 * 72 / 25.4)])
+def test_parse_length(text, pt):
+    assert parse_length(text) == pytest.approx(pt)
+
+
+@pytest.mark.parametrize("bad", ["3", 3, "3 inches", "in", ""])
+def test_parse_length_refuses(bad):
+    with pytest.raises(ValueError):
+        parse_length(bad)
