@@ -344,7 +344,10 @@ class Card(Located):
 
     ``power`` is text ("7", "?", "E", "x2") or None for cards without one;
     ``keywords`` are in printed order; ``indicator`` is the Power Crystal A/P mark;
-    ``rules`` is rules text where the card carries it; ``image`` a path to art
+    ``rules`` is rules text where the card carries it; ``braille_rules`` a shorter
+    form for the braille block when the full text cannot fit the braille box (an
+    empty string leaves rules text out of the braille; the keyword carries it);
+    ``image`` a path to art
     relative to the game folder; ``ignore`` lists rule codes or names accepted
     for this card.
     """
@@ -358,6 +361,7 @@ class Card(Located):
     indicator: Literal["A", "P"] | None = None
     copies: int = Field(default=1, ge=1)
     rules: str | None = None
+    braille_rules: str | None = None
     image: str | None = None
     description: ImageDescription
     provenance: Provenance

@@ -1,0 +1,61 @@
+"""Safe file writing: every output goes to a temporary name in the same folder and is
+renamed into place, so an interrupted build never leaves a half-written file under its
+final name and the previous good file stays readable until the new one is complete."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+
+class OutputError(OSError):
+    """An output path that cannot be written (unwritable folder, full disk); the message names the path."""
+
+
+@contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; on success fsync and rename it onto ``path``.
+
+    For libraries that want a file name (reportlab, pikepdf). On any exception the
+    temporary file is removed and the final path is untouched. Raises
+    :class:`OutputError` naming the path when the folder cannot be written.
+    """
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        os.close(fd)
+    except OSError as exc:
+        raise OutputError(exc.errno, f"cannot write to {path.parent}: {exc.strerror}", str(path.parent)) from None
+    tmp_path = Path(tmp)
+    try:
+        yield tmp_path
+        with open(tmp_path, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp_path, path)
+    except OSError as exc:
+        tmp_path.unlink(missing_ok=True)
+        if isinstance(exc, OutputError):
+            raise
+        raise OutputError(exc.errno, f"cannot write {path}: {exc.strerror}", str(path)) from None
+    except BaseException:
+        tmp_path.unlink(missing_ok=True)
+        raise
+
+
+def write_bytes(path: str | Path, data: bytes) -> Path:
+    """Write bytes atomically (see :func:`atomic_path`); returns the final path."""
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+    return Path(path)
+
+
+def write_text(path: str | Path, text: str, encoding: str = "utf-8", newline: str | None = None) -> Path:
+    """Write text atomically; ``newline=""`` keeps CR LF exactly as given (BRF)."""
+    with atomic_path(path) as tmp:
+        with open(tmp, "w", encoding=encoding, newline=newline) as fh:
+            fh.write(text)
+    return Path(path)
