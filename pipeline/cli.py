@@ -155,17 +155,64 @@ def main() -> None:
 @app.command()
 def build(
     game_dirs: Annotated[Optional[list[Path]], typer.Argument(help="Game folders; default: every game in carddata/.")] = None,
-    out_dir: Annotated[Path, typer.Option("--out", help="Output folder.")] = Path("output"),
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder (one sub-folder per game).")] = Path("output"),
+    rulebook: Annotated[Optional[Path], typer.Option(help="Also check the data against this rulebook (give one GAME_DIR).")] = None,
+    paper: Annotated[Optional[list[str]], typer.Option(help="Press sheet sizes for imposition: letter, a4, tabloid, 12x18, sra3 (repeatable).")] = None,
+    profile: Annotated[str, typer.Option(help="Embosser profile for BRF/PEF (see templates/embossers/).")] = "card-3x5",
+    spot: Annotated[str, typer.Option(help="Spot colour name of the UV braille layer (RDG_GLOSS for Roland, 'Spot 1' for Arizona).")] = "Braille",
+    geometry: Annotated[Optional[str], typer.Option(help="Braille dot geometry: spec800, ada-signage, marburg-medium, california (default: the game's).")] = None,
+    strict: Annotated[bool, typer.Option(help="Warnings stop the build and fail it, like errors.")] = False,
+    force: Annotated[bool, typer.Option(help="Write outputs even when error findings stand (recorded in the manifest).")] = False,
+    only: Annotated[Optional[str], typer.Option(help="Run only these stages (comma-separated); their inputs are built too.")] = None,
+    select: Annotated[Optional[list[str]], typer.Option(help="Only these finding codes, prefixes or names.")] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option(help="Skip these finding codes, prefixes or names.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
-    """Build every output for the given games (default: all shipped games in carddata/)."""
-    from engine.load import find_games
+    """Build every output for the given games: checks, braille, print PDFs, UV layer, press sheets, BRF/PEF, archive, proofs.
 
-    dirs = game_dirs or find_games(Path("carddata"))
+    Errors stop a game before anything is written (unless --force). An unchanged rebuild reuses the previous output.
+
+    Example: [bold]deckpress build carddata/apprentice --paper letter --profile index-everest-d[/bold]
+    """
+    from engine.load import find_games
+    from pipeline.build import BuildBusy, BuildSettings, run_build
+    from pipeline.fsutil import OutputError
+    from pipeline.progress import BuildProgress
+
+    dirs = [str(d) for d in (game_dirs or find_games(Path("carddata")))]
+    if not dirs:
+        err.print("deckpress: no game folders given and none found in carddata/", markup=False)
+        raise typer.Exit(2)
+    if rulebook is not None and len(dirs) != 1:
+        err.print("deckpress: --rulebook checks one game; give exactly one GAME_DIR with it", markup=False)
+        raise typer.Exit(2)
+    if rulebook is not None and not rulebook.is_file():
+        err.print(f"deckpress: cannot read rulebook {rulebook}", markup=False)
+        raise typer.Exit(2)
+    settings = BuildSettings(
+        out_dir=str(out_dir),
+        papers=tuple(split_codes(paper)) or BuildSettings.papers,
+        profile=profile,
+        spot=spot,
+        geometry=geometry,
+        strict=strict,
+        force=force,
+        only=tuple(split_codes([only])) if only else None,
+        rulebook=str(rulebook) if rulebook else None,
+        select=split_codes(select),
+        ignore=split_codes(ignore),
+    )
+    try:
+        with BuildProgress(dirs, err, enabled=not quiet) as progress:
+            outcomes = run_build(dirs, settings, progress.update)
+    except (BuildBusy, OutputError, ValueError) as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(2) from None
     worst = 0
-    for game_dir in dirs:
-        deck = load_or_exit(game_dir, Format.text)
-        findings = filter_findings(run_checks(deck, CheckContext(power_encoder=power_encoder_for(deck))), Selection(), deck)
-        out.print(f"{deck.game.id}: {len(deck.cards)} unique cards, {deck.total_copies} printed", markup=False)
-        print_findings(findings, Format.text)
-        worst = max(worst, exit_code(findings))
+    for o in outcomes:
+        label = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read"}[o.status]
+        out.print(f"== {o.game_id}: {label}; {o.cards} unique cards, {o.copies} printed, {o.provisional} provisional" + (" (forced)" if o.forced else ""), markup=False)
+        print_findings(o.findings, Format.text)
+        worst = max(worst, 2 if o.status == "unreadable" else exit_code(o.findings, strict))
+    out.print(f"report: {out_dir / 'report.json'}", markup=False)
     raise typer.Exit(worst)

@@ -1,0 +1,143 @@
+"""``make bench``: how fast and how lean the build is (DESIGN.md §7). Not a test: it prints figures.
+
+Measures, each as a separate ``deckpress build`` process (wall time, CPU time of the
+process and its workers, peak resident memory):
+
+- all shipped games, cold (empty output folder) and warm (unchanged rebuild);
+- a generated synthetic deck of N cards (name, number, keyword, QR) for N = 300 and
+  10,000, cold and warm, every stage but the raster proofs (as in DESIGN.md §7);
+- raw liblouis translation throughput against deckpress's translator on the same
+  strings (target: at least 80 %).
+
+Usage: ``python -m pipeline.bench [--sizes 300,10000]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+DECKPRESS = [str(Path(sys.executable).with_name("deckpress"))]  # the console script of this venv
+CLASSES = (("ember", "Ember", "E", "Flame"), ("forest", "Forest", "F", "Acorn"), ("glacier", "Glacier", "G", "Snowflake"), ("spirit", "Spirit", "S", "Wind"))
+KEYWORDS = ("Rally!", "Enchant!", "Chance!", "Smite!")
+
+
+def synthetic_game(folder: Path, n: int) -> Path:
+    """Write a game of ``n`` unique cards (one copy each) over four classes into ``folder``; returns it."""
+    folder.mkdir(parents=True, exist_ok=True)
+    per_class = {c[0]: 0 for c in CLASSES}
+    cards = []
+    for i in range(n):
+        cid, cname, _, emblem = CLASSES[i % 4]
+        per_class[cid] += 1
+        cards.append(
+            {
+                "id": f"card-{i:05d}",
+                "name": f"{cname} Hero {i}",
+                "class": cid,
+                "kind": "character",
+                "power": str(1 + i % 11),
+                "keywords": [KEYWORDS[i % 4]] if i % 3 else [],
+                "description": {"alt": f"{cname} hero number {i}.", "long": f"Synthetic benchmark card {i} of the {cname} class, with its {emblem} emblem."},
+                "provenance": "provisional",
+            }
+        )
+    palette = {"background": {"cmyk": [0, 0, 0, 0], "srgb": "#ffffff"}, "text": {"cmyk": [0, 0, 0, 100], "srgb": "#000000"}}
+    game = {
+        "id": f"synthetic-{n}",
+        "title": f"Synthetic {n}",
+        "card": {"width": "3in", "height": "5in", "orientation": "portrait", "bleed": "0.125in"},
+        "players": {"min": 2, "max": 4},
+        "dice": [{"id": "d12", "name": "D12", "faces": 12, "size": "35mm", "shape": "pentagon", "encoding": "letters"}],
+        "classes": [{"id": c[0], "name": c[1], "indicator": c[2], "emblem": c[3], "palette": palette} for c in CLASSES],
+        "keywords": [{"name": k, "summary": f"Benchmark keyword {k}", **({"die": "d12"} if k in ("Enchant!", "Chance!") else {})} for k in KEYWORDS],
+        "power": {"numbers": {"min": 1, "max": 11}, "symbols": ["?"], "number_style": "single-letter"},
+        "archive": {"base_url": "https://cards.example.org/synthetic/"},
+        "composition": {"classes": {cid: {"cards": count} for cid, count in per_class.items()}, "total": n},
+    }
+    (folder / "game.yaml").write_text(yaml.safe_dump(game, sort_keys=False), encoding="utf-8")
+    (folder / "cards.yaml").write_text(yaml.safe_dump({"cards": cards}, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return folder
+
+
+def measure(args: list[str]) -> tuple[float, float, float, int]:
+    """Run one deckpress command; return (wall s, CPU s, peak RSS MiB, exit code)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(DECKPRESS + args, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+
+
+def row(label: str, figures: tuple[float, float, float, int]) -> str:
+    wall, cpu, rss, code = figures
+    flag = "" if code == 0 else f"  (exit {code})"
+    return f"{label:<34} wall {wall:7.2f} s   cpu {cpu:7.2f} s   peak {rss:7.1f} MiB{flag}"
+
+
+def translation_throughput(strings: list[str], rounds: int = 3) -> tuple[float, float]:
+    """Strings per second: raw liblouis vs deckpress's translator (same strings, same grade 2)."""
+    import louis
+
+    from pipeline.braille.translate import translate
+
+    tables = ["unicode.dis", "en-ueb-g2.ctb"]
+    louis.translateString(tables, "warm up")
+    translate("warm up", 2)
+    best_raw = best_ours = 0.0
+    for _ in range(rounds):
+        t = time.perf_counter()
+        for s in strings:
+            louis.translateString(tables, s)
+        best_raw = max(best_raw, len(strings) / (time.perf_counter() - t))
+        t = time.perf_counter()
+        for s in strings:
+            translate(s, 2)
+        best_ours = max(best_ours, len(strings) / (time.perf_counter() - t))
+    return best_raw, best_ours
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the figures; returns 0."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="300,10000", help="synthetic deck sizes, comma-separated")
+    opts = parser.parse_args(argv)
+    sizes = [int(s) for s in opts.sizes.split(",") if s]
+    from pipeline.build import STAGES
+
+    no_proofs = ",".join(name for name, _ in STAGES if name != "proof")
+    print(f"deckpress bench on {os.cpu_count()} cores (targets: shipped games < 3 s cold, < 0.5 s unchanged; memory flat in N)")
+    with tempfile.TemporaryDirectory(prefix="deckpress-bench-") as tmp:
+        tmp_path = Path(tmp)
+        out = tmp_path / "out-shipped"
+        print(row("shipped games, cold", measure(["build", "--out", str(out), "--quiet", "--only", no_proofs])))
+        print(row("shipped games, unchanged", measure(["build", "--out", str(out), "--quiet", "--only", no_proofs])))
+        shutil.rmtree(out)
+        print(row("shipped games + proofs, cold", measure(["build", "--out", str(out), "--quiet"])))
+        strings: list[str] = []
+        for n in sizes:
+            game = synthetic_game(tmp_path / f"synthetic-{n}", n)
+            out = tmp_path / f"out-{n}"
+            args = ["build", str(game), "--out", str(out), "--quiet", "--paper", "letter", "--only", no_proofs]
+            print(row(f"synthetic {n} cards, cold", measure(args)))
+            print(row(f"synthetic {n} cards, unchanged", measure(args)))
+            if not strings:
+                data = yaml.safe_load((game / "cards.yaml").read_text())
+                strings = [c["name"] for c in data["cards"]] + [k for c in data["cards"] for k in c["keywords"]]
+        raw, ours = translation_throughput(strings or ["Forest Apprentice"] * 1000)
+        print(f"{'liblouis raw, grade 2':<34} {raw:10.0f} strings/s")
+        print(f"{'deckpress translate, grade 2':<34} {ours:10.0f} strings/s   ({100 * ours / raw:.0f} % of raw; target >= 80 %)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,387 @@
+"""The build runner: card data in, every output out, one game per process.
+
+The stage order is written down once, in :data:`STAGES`, and reads top to bottom
+like a table of contents. Each stage is a function of a :class:`Job` (explicit
+inputs, the products of earlier stages) that writes into the job's *staging*
+folder and returns its findings.
+
+Safety (issue 9):
+- nothing is written under ``output/<game>/`` until every stage has run and no
+  error finding stands (unless ``force``): stages write into a staging folder,
+  which is then moved into place file by file with atomic renames, so an
+  interrupted build leaves the previous good output readable;
+- a lock file keeps two builds out of one output folder at once;
+- an unchanged rebuild (same build key, see :mod:`pipeline.manifest`) reuses the
+  previous output untouched, so it is byte-identical and fast.
+
+Only the CLI prints; this module reports progress through a callback.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import shutil
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from engine.findings import Finding, Location, Severity, counts
+from pipeline.fsutil import OutputError, write_text
+from pipeline.manifest import MANIFEST, build_key, file_entries, is_current, versions
+
+PAPERS = ("letter", "a4", "tabloid", "12x18", "sra3")
+LOCK_NAME = ".deckpress.lock"
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """What the user chose. ``only`` limits the stages (None = all); ``papers`` are press-sheet sizes."""
+
+    out_dir: str = "output"
+    papers: tuple[str, ...] = ("letter", "12x18")
+    profile: str = "card-3x5"
+    spot: str = "Braille"
+    geometry: str | None = None
+    strict: bool = False
+    force: bool = False
+    only: tuple[str, ...] | None = None
+    rulebook: str | None = None
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    proof_dpi: int = 150
+
+    def key_dict(self) -> dict:
+        """The settings that change outputs (for the build key and the manifest)."""
+        data = asdict(self)
+        data.pop("out_dir")
+        return data
+
+
+@dataclass
+class Job:
+    """One game's build in progress: the deck, the settings, the staging folder and stage products."""
+
+    deck: object
+    settings: BuildSettings
+    staging: Path
+    findings: list[Finding] = field(default_factory=list)
+    products: dict = field(default_factory=dict)
+
+    def path(self, *parts: str) -> Path:
+        """A path inside the staging folder (parents created)."""
+        p = self.staging.joinpath(*parts)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        return p
+
+    @property
+    def game_id(self) -> str:
+        return self.deck.game.id
+
+
+@dataclass
+class GameOutcome:
+    """What happened to one game: ``status`` is built, cached, stopped (errors) or unreadable."""
+
+    game_dir: str
+    game_id: str
+    status: str
+    findings: list[Finding]
+    files: list[str] = field(default_factory=list)
+    cards: int = 0
+    copies: int = 0
+    provisional: int = 0
+    forced: bool = False
+
+
+class BuildBusy(RuntimeError):
+    """Another build holds the output folder's lock."""
+
+
+# ---------------------------------------------------------------------------------
+# The stages, in order. Each takes the Job, writes into job.staging, and returns findings.
+# ---------------------------------------------------------------------------------
+
+
+def stage_checks(job: Job) -> list[Finding]:
+    """Engine checks (composition, keywords, power, data quality, rulebook text)."""
+    from engine.registry import CheckContext, Selection, filter_findings, run_checks
+    from pipeline.braille.power import PowerEncoding
+
+    rulebook = None
+    if job.settings.rulebook:
+        from engine.rulebook import Rulebook
+
+        rulebook = Rulebook.read(Path(job.settings.rulebook))
+    selection = Selection(job.settings.select, job.settings.ignore)
+    ctx = CheckContext(power_encoder=PowerEncoding(job.deck.game.power), rulebook=rulebook)
+    return filter_findings(run_checks(job.deck, ctx, selection), selection, job.deck)
+
+
+def stage_braille(job: Job) -> list[Finding]:
+    """Lay out every card's braille block (the cells all braille outputs are drawn from)."""
+    from pipeline.braille.geometry import get_profile
+    from pipeline.braille.layout import layout_deck
+
+    profile = get_profile(job.settings.geometry or job.deck.game.braille.geometry)
+    blocks, findings = layout_deck(job.deck, profile=profile)
+    job.products["blocks"] = blocks
+    return list(findings)
+
+
+STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
+    ("checks", stage_checks),
+    ("braille", stage_braille),
+)
+
+#: Stages whose findings are known before anything is written: errors here stop the game early.
+PREFLIGHT = ("checks", "braille")
+
+#: What each stage needs first (for ``--only``).
+NEEDS: dict[str, tuple[str, ...]] = {}
+
+
+def stages_to_run(only: tuple[str, ...] | None) -> list[str]:
+    """Stage names to run for ``--only`` (dependencies added), in table order.
+
+    Raises ValueError naming an unknown stage and listing the known ones.
+    """
+    names = [name for name, _ in STAGES]
+    if not only:
+        return names
+    unknown = [s for s in only if s not in names]
+    if unknown:
+        raise ValueError(f"unknown stage {', '.join(unknown)}; stages: {', '.join(names)}")
+    wanted = {"checks", "braille"} | set(only)
+    grew = True
+    while grew:
+        extra = {d for s in wanted for d in NEEDS.get(s, ())} - wanted
+        grew = bool(extra)
+        wanted |= extra
+    return [n for n in names if n in wanted]
+
+
+def _has_errors(findings: list[Finding], strict: bool) -> bool:
+    bad = {Severity.error, Severity.warning} if strict else {Severity.error}
+    return any(f.severity in bad for f in findings)
+
+
+def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, str], None] | None = None) -> GameOutcome:
+    """Build one game into ``<out_dir>/<game id>/``. Runs in a worker process.
+
+    Raises :class:`pipeline.fsutil.OutputError` when the output cannot be written.
+    """
+    from engine.load import DataError, load_game
+    from engine.registry import Selection, filter_findings
+
+    report = progress or (lambda game, stage: None)
+    out_root = Path(settings.out_dir)
+    try:
+        deck = load_game(game_dir)
+    except DataError as exc:
+        return GameOutcome(game_dir, Path(game_dir).name, "unreadable" if exc.unreadable else "stopped", exc.findings)
+    game_id = deck.game.id
+    final = out_root / game_id
+    counts_kw = dict(cards=len(deck.cards), copies=deck.total_copies, provisional=len(deck.provisional()))
+    key = build_key(Path(game_dir), settings.key_dict())
+    previous = is_current(final, key)
+    if previous is not None:
+        report(game_id, "cached")
+        return GameOutcome(game_dir, game_id, "cached", [_finding_from_dict(d) for d in previous.get("findings", [])], [e["path"] for e in previous["files"]], forced=previous.get("forced", False), **counts_kw)
+
+    staging = out_root / f".staging-{game_id}-{os.getpid()}"
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    job = Job(deck, settings, staging)
+    selection = Selection(settings.select, settings.ignore)
+    try:
+        for name in stages_to_run(settings.only):
+            fn = dict(STAGES)[name]
+            report(game_id, name)
+            job.findings += filter_findings(fn(job), selection, deck) if name != "checks" else fn(job)
+            if name in PREFLIGHT and _has_errors(job.findings, settings.strict) and not settings.force:
+                return GameOutcome(game_dir, game_id, "stopped", job.findings, **counts_kw)
+        if _has_errors(job.findings, settings.strict) and not settings.force:
+            return GameOutcome(game_dir, game_id, "stopped", job.findings, **counts_kw)
+        report(game_id, "manifest")
+        manifest = _manifest(job, key, counts_kw)
+        write_text(staging / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+        _commit(staging, final)
+        return GameOutcome(game_dir, game_id, "built", job.findings, [e["path"] for e in manifest["files"]], forced=settings.force, **counts_kw)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _manifest(job: Job, key: str, counts_kw: dict) -> dict:
+    from engine.findings import sort_key
+
+    findings = sorted(job.findings, key=sort_key)
+    return {
+        "game": job.game_id,
+        "title": job.deck.game.title,
+        "build_key": key,
+        "forced": job.settings.force,
+        "unique_cards": counts_kw["cards"],
+        "printed_cards": counts_kw["copies"],
+        "provisional_cards": counts_kw["provisional"],
+        "cards_per_class": {c.id: job.deck.copies_of(c.id) for c in job.deck.game.classes},
+        "settings": job.settings.key_dict(),
+        "versions": versions(),
+        "findings_summary": counts(findings),
+        "findings": [_portable(f) for f in findings],
+        "files": file_entries(job.staging),
+    }
+
+
+def _portable(finding: Finding) -> dict:
+    """A finding as JSON with paths relative to the working directory (stable across machines)."""
+    return finding.to_dict()
+
+
+def _finding_from_dict(data: dict) -> Finding:
+    loc = Location(**data["location"])
+    related = tuple(Location(**r) for r in data.get("related", ()))
+    return Finding(data["code"], data["name"], Severity(data["severity"]), data["message"], data.get("hint", ""), loc, related)
+
+
+def _commit(staging: Path, final: Path) -> None:
+    """Move staged files into ``final`` one atomic rename at a time; then drop files the new build no longer makes.
+
+    The manifest moves last, so a build killed half-way leaves an old manifest whose
+    build key no longer matches: the next build redoes the work.
+    """
+    final.mkdir(parents=True, exist_ok=True)
+    staged = sorted(p for p in staging.rglob("*") if p.is_file())
+    staged.sort(key=lambda p: p.name == MANIFEST)
+    keep = set()
+    for src in staged:
+        rel = src.relative_to(staging)
+        dest = final / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        os.replace(src, dest)
+        keep.add(rel)
+    for old in sorted(final.rglob("*"), reverse=True):
+        rel = old.relative_to(final)
+        if old.is_file() and rel not in keep:
+            old.unlink()
+        elif old.is_dir() and not any(old.iterdir()):
+            old.rmdir()
+
+
+class OutputLock:
+    """An exclusive, non-blocking lock on ``<out_dir>/.deckpress.lock`` (fcntl.flock).
+
+    Raises :class:`BuildBusy` when another build holds it, :class:`OutputError` when
+    the folder cannot be created or written.
+    """
+
+    def __init__(self, out_dir: Path) -> None:
+        self.path = out_dir / LOCK_NAME
+        self.fh = None
+
+    def __enter__(self) -> OutputLock:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.fh = open(self.path, "a+")
+        except OSError as exc:
+            raise OutputError(exc.errno, f"cannot write to {self.path.parent}: {exc.strerror}", str(self.path.parent)) from None
+        try:
+            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.fh.close()
+            raise BuildBusy(f"another deckpress build is writing to {self.path.parent} (lock {self.path}); wait for it or use another --out") from None
+        # A previous build killed mid-way may have left staging folders; under the lock they are all stale.
+        for stale in self.path.parent.glob(".staging-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        fcntl.flock(self.fh, fcntl.LOCK_UN)
+        self.fh.close()
+
+
+def _probe_writable(out_dir: Path) -> None:
+    probe = out_dir / ".deckpress-write-test"
+    try:
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        raise OutputError(exc.errno, f"cannot write to {out_dir}: {exc.strerror}", str(out_dir)) from None
+
+
+def run_build(game_dirs: list[str], settings: BuildSettings, progress: Callable[[str, str], None] | None = None) -> list[GameOutcome]:
+    """Build several games, in parallel processes when there is more than one core and game.
+
+    Returns one outcome per game in the given order and writes ``<out_dir>/report.json``.
+    Raises :class:`BuildBusy`, :class:`OutputError`, or ValueError for a bad ``only``.
+    """
+    stages_to_run(settings.only)  # validate early
+    out_dir = Path(settings.out_dir)
+    with OutputLock(out_dir):
+        _probe_writable(out_dir)
+        workers = min(len(game_dirs), os.cpu_count() or 1)
+        if workers <= 1:
+            outcomes = [build_game(d, settings, progress) for d in game_dirs]
+        else:
+            outcomes = _parallel(game_dirs, settings, progress, workers)
+        write_text(out_dir / "report.json", json.dumps(report_dict(outcomes), indent=2, ensure_ascii=False) + "\n")
+    return outcomes
+
+
+def _parallel(game_dirs: list[str], settings: BuildSettings, progress, workers: int) -> list[GameOutcome]:
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.SimpleQueue()
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init, initargs=(queue,)) as pool:
+        futures = [pool.submit(_worker_build, d, settings) for d in game_dirs]
+        while not all(f.done() for f in futures):
+            _drain(queue, progress, wait=True, futures=futures)
+        _drain(queue, progress, wait=False, futures=futures)
+        return [f.result() for f in futures]
+
+
+_QUEUE = None  # set in each worker process by _worker_init (the pool's per-process channel)
+
+
+def _worker_init(queue) -> None:
+    global _QUEUE
+    _QUEUE = queue
+
+
+def _worker_build(game_dir: str, settings: BuildSettings) -> GameOutcome:
+    return build_game(game_dir, settings, lambda game, stage: _QUEUE.put((game, stage)))
+
+
+def _drain(queue, progress, wait: bool, futures) -> None:
+    import time
+
+    while not queue.empty():
+        game, stage = queue.get()
+        if progress:
+            progress(game, stage)
+    if wait:
+        time.sleep(0.01)
+
+
+def report_dict(outcomes: list[GameOutcome]) -> dict:
+    """The build report (``report.json``): findings and counts per game, and totals."""
+    from engine.findings import sort_key
+
+    games = {}
+    for o in outcomes:
+        items = sorted(o.findings, key=sort_key)
+        games[o.game_id] = {
+            "folder": o.game_dir,
+            "status": o.status,
+            "forced": o.forced,
+            "unique_cards": o.cards,
+            "printed_cards": o.copies,
+            "provisional_cards": o.provisional,
+            "counts": counts(items),
+            "findings": [f.to_dict() for f in items],
+            "files": o.files,
+        }
+    return {"games": games, "counts": counts([f for o in outcomes for f in o.findings])}

@@ -1,0 +1,126 @@
+"""The build manifest and the build key that lets an unchanged rebuild skip all work.
+
+``manifest.json`` (one per game) lists every output file with its size and sha256,
+the card and copy counts, the provisional-card count, tool and library versions,
+the settings used and the findings. It holds no timestamps, so two builds of the
+same input give byte-identical manifests.
+
+The build key is a sha256 over everything an output depends on: the game's data
+files (and its base game's, for an expansion), the templates, the deckpress code,
+the library versions and the settings. Computing it reads files only; nothing
+heavy is imported, so an unchanged rebuild stays well under half a second.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import json
+import platform
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+CODE_DIRS = (ROOT / "engine", ROOT / "pipeline", ROOT / "templates")
+LIBRARIES = ("pydantic", "PyYAML", "typer", "rich", "reportlab", "pypdf", "pikepdf", "qrcode", "pypdfium2", "zxing-cpp", "Pillow", "jinja2", "lxml", "fontpkg-atkinson-hyperlegible")
+MANIFEST = "manifest.json"
+
+
+def sha256_file(path: Path) -> str:
+    """Hex sha256 of a file's bytes, read in 1 MiB blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def liblouis_version() -> str:
+    """liblouis's version via Debian's python3-louis, or "unavailable"."""
+    try:
+        import louis
+
+        return louis.version()
+    except Exception:  # louis missing or the shared library not loadable
+        return "unavailable"
+
+
+def versions() -> dict[str, str]:
+    """deckpress, Python, liblouis and library versions, for the manifest and the build key."""
+    out = {"deckpress": _version("deckpress"), "python": platform.python_version(), "liblouis": liblouis_version()}
+    out.update({name: _version(name) for name in LIBRARIES})
+    return out
+
+
+def _version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def game_sources(game_dir: Path) -> list[Path]:
+    """The data files a game depends on: its folder's files and, for an expansion, its base game's.
+
+    Reads only ``extends.game`` from game.yaml (safe YAML); raises nothing for a
+    malformed file (the loader reports that properly).
+    """
+    seen: list[Path] = []
+    folder: Path | None = game_dir.resolve()
+    while folder is not None and folder not in seen:
+        seen.append(folder)
+        nxt = None
+        try:
+            data = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
+            if isinstance(data, dict) and isinstance(data.get("extends"), dict) and "game" in data["extends"]:
+                nxt = (folder / str(data["extends"]["game"])).resolve()
+        except (OSError, yaml.YAMLError):
+            pass
+        folder = nxt
+    return sorted(p for d in seen if d.is_dir() for p in d.rglob("*") if p.is_file())
+
+
+def build_key(game_dir: Path, settings: dict) -> str:
+    """sha256 over data, templates, code, versions and settings (see module docs)."""
+    digest = hashlib.sha256()
+    files = game_sources(game_dir) + sorted(p for d in CODE_DIRS for p in d.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for path in files:
+        digest.update(str(path.relative_to(path.anchor)).encode())
+        digest.update(path.read_bytes())
+    digest.update(json.dumps(settings, sort_keys=True).encode())
+    digest.update(json.dumps(versions(), sort_keys=True).encode())
+    return digest.hexdigest()
+
+
+def file_entries(folder: Path) -> list[dict]:
+    """Every file under ``folder`` (except the manifest) as ``{path, bytes, sha256}``, sorted by path."""
+    return [
+        {"path": p.relative_to(folder).as_posix(), "bytes": p.stat().st_size, "sha256": sha256_file(p)}
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and p.name != MANIFEST
+    ]
+
+
+def read_manifest(folder: Path) -> dict | None:
+    """The manifest of a previous build in ``folder``, or None when absent or unreadable."""
+    try:
+        return json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def is_current(folder: Path, key: str) -> dict | None:
+    """The previous manifest when its build key equals ``key`` and every listed file is there
+    with its recorded size; otherwise None (the game must be rebuilt)."""
+    manifest = read_manifest(folder)
+    if not manifest or manifest.get("build_key") != key:
+        return None
+    for entry in manifest.get("files", []):
+        path = folder / entry["path"]
+        try:
+            if path.stat().st_size != entry["bytes"]:
+                return None
+        except OSError:
+            return None
+    return manifest
