@@ -247,27 +247,29 @@ def _finding_from_dict(data: dict) -> Finding:
 
 
 def _commit(staging: Path, final: Path) -> None:
-    """Move staged files into ``final`` one atomic rename at a time; then drop files the new build no longer makes.
+    """Swap the finished staging folder in for ``final``: two renames, then drop the old tree.
 
-    The manifest moves last, so a build killed half-way leaves an old manifest whose
-    build key no longer matches: the next build redoes the work.
+    Readers see either the whole previous build or the whole new one. Should the
+    process die between the two renames, the previous build waits under
+    ``.old-<game>-<pid>`` and the next build (under the lock) puts it back.
     """
-    final.mkdir(parents=True, exist_ok=True)
-    staged = sorted(p for p in staging.rglob("*") if p.is_file())
-    staged.sort(key=lambda p: p.name == MANIFEST)
-    keep = set()
-    for src in staged:
-        rel = src.relative_to(staging)
-        dest = final / rel
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(src, dest)
-        keep.add(rel)
-    for old in sorted(final.rglob("*"), reverse=True):
-        rel = old.relative_to(final)
-        if old.is_file() and rel not in keep:
-            old.unlink()
-        elif old.is_dir() and not any(old.iterdir()):
-            old.rmdir()
+    old = final.parent / f".old-{final.name}-{os.getpid()}"
+    if final.exists():
+        os.rename(final, old)
+    os.rename(staging, final)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _recover(out_dir: Path) -> None:
+    """Clean up after a killed build: restore a previous build caught mid-swap, drop staging folders."""
+    for old in out_dir.glob(".old-*"):
+        game = old.name[len(".old-"):].rsplit("-", 1)[0]
+        if not (out_dir / game).exists():
+            os.rename(old, out_dir / game)
+        else:
+            shutil.rmtree(old, ignore_errors=True)
+    for stale in out_dir.glob(".staging-*"):
+        shutil.rmtree(stale, ignore_errors=True)
 
 
 class OutputLock:
@@ -292,9 +294,8 @@ class OutputLock:
         except BlockingIOError:
             self.fh.close()
             raise BuildBusy(f"another deckpress build is writing to {self.path.parent} (lock {self.path}); wait for it or use another --out") from None
-        # A previous build killed mid-way may have left staging folders; under the lock they are all stale.
-        for stale in self.path.parent.glob(".staging-*"):
-            shutil.rmtree(stale, ignore_errors=True)
+        # Under the lock, anything a killed build left behind is stale.
+        _recover(self.path.parent)
         return self
 
     def __exit__(self, *exc) -> None:
