@@ -6,7 +6,9 @@ from __future__ import annotations
 import importlib
 
 #: Build order (DESIGN.md §1). A module is listed once it exists.
-STAGE_MODULES: tuple[str, ...] = ()
+STAGE_MODULES: tuple[str, ...] = (
+    "pipeline.braille.layout",
+)
 
 for _name in STAGE_MODULES:
     importlib.import_module(_name)
