@@ -1,0 +1,394 @@
+"""The card archive: a static HTML site per game, the pages the cards' QR codes open.
+
+Layout of the archive folder (``out_dir``):
+
+- ``index.html``: the game (summary, quickstart, classes, dice with their braille
+  key, keywords, every card by class);
+- one page per card at ``Archive.path_for(card)`` (engine/model.py; ``cards/{id}.html``
+  by default), the same relative path the card's QR URL names after the base URL;
+- ``images/<card id>.png``: the card face, rasterised from the print fronts PDF;
+- ``archive.css``: the style sheet (templates/archive/archive.css).
+
+Templates are jinja2 (templates/archive/*.html.j2) with autoescaping on: card data
+is untrusted input, so every card text is HTML-escaped. The pages aim at WCAG 2.2 AA
+(lang, unique titles, landmarks, skip link, ordered headings, alt text, contrast,
+focus, 24 px targets, reflow at 320 px); tests/a11y runs axe-core over them.
+
+:func:`check_qr_links` checks that every QR URL of a game resolves to the generated
+page of that card (no dead links in print) and reports ``AR`` findings.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Sequence
+
+import jinja2
+
+from engine.findings import Finding
+from engine.findings import Severity
+from engine.model import Card, Deck, Die
+from engine.registry import declare
+from pipeline.braille.cells import ASCII_TO_CELL, dots
+from pipeline.fsutil import write_bytes, write_text
+from pipeline.layout import TEMPLATES
+from pipeline.raster import render_pages
+
+if TYPE_CHECKING:
+    from pipeline.braille.layout import BrailleBlock
+
+ARCHIVE_TEMPLATES = TEMPLATES / "archive"
+STYLESHEET = "archive.css"
+#: Resolution of the card face images on the archive pages: 96 dpi gives 288 × 480 px for a 3×5 in trim.
+FACE_DPI = 96
+_CARD_META = re.compile(r'<meta name="deckpress-card" content="([^"]*)">')
+
+QR_LINK_WITHOUT_PAGE = declare(
+    "AR001",
+    "qr-link-without-page",
+    Severity.error,
+    """A card's QR URL names an archive page that the archive does not contain (a dead link in print).
+
+    Fails: ``archive: {base_url: "https://cards.example/mini/"}`` with the archive folder
+    missing ``cards/ember-ranger.html`` for card ``ember-ranger``.
+    Passes: the archive built from the same deck, so ``cards/ember-ranger.html`` exists.
+    """,
+)
+ARCHIVE_PATH_UNSAFE = declare(
+    "AR002",
+    "archive-path-unsafe",
+    Severity.error,
+    """A card's archive path (``archive.card_path``) points outside the archive folder, so no page is written for it.
+
+    Fails: ``card_path: "../{id}.html"`` or ``card_path: "/srv/{id}.html"``.
+    Passes: ``card_path: "cards/{id}.html"``.
+    """,
+)
+QR_LINK_WRONG_PAGE = declare(
+    "AR003",
+    "qr-link-wrong-page",
+    Severity.error,
+    """A card's QR URL opens the archive page of another card (two cards share one archive path).
+
+    Fails: ``card_path: "cards/{class_id}.html"``: every card of a class gets the same page.
+    Passes: ``card_path: "cards/{class_id}/{id}.html"`` (the card id makes every path unique).
+    """,
+)
+
+
+class ArchiveError(ValueError):
+    """The inputs of the archive do not fit together (e.g. the fronts PDF has the wrong page count)."""
+
+
+def page_path(card_path: str) -> PurePosixPath | None:
+    """The file a card's archive path names, relative to the archive root; None when unsafe.
+
+    ``"cards/x.html"`` → ``cards/x.html``; a path ending in ``/`` names its ``index.html``.
+    Unsafe (None): empty, absolute, a backslash, a ``..`` or ``.`` part, a query or fragment.
+    """
+    if not card_path or card_path.startswith("/") or "\\" in card_path or any(c in card_path for c in "?#"):
+        return None
+    rel = card_path + "index.html" if card_path.endswith("/") else card_path
+    parts = rel.split("/")
+    if any(p in ("", ".", "..") for p in parts):
+        return None
+    return PurePosixPath(rel)
+
+
+def _href(target: str, from_page: PurePosixPath) -> str:
+    """A relative link from one archive page to another file of the archive."""
+    return posixpath.relpath(target, str(from_page.parent) or ".")
+
+
+def _root(from_page: PurePosixPath) -> str:
+    depth = len(from_page.parts) - 1
+    return "../" * depth
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    """The jinja2 environment for templates/archive: autoescape ON for every template, strict undefined."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(ARCHIVE_TEMPLATES)),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+def paragraphs(text: str | None) -> list[str]:
+    """Split text on blank lines into paragraphs, each with its line breaks folded to spaces."""
+    if not text:
+        return []
+    return [" ".join(p.split()) for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
+
+
+def die_key(die: Die) -> list[tuple[str, str]]:
+    """The braille key of a die: ``(face label, Unicode cells)`` for faces 1…n.
+
+    ``letters`` (the rulebooks' private code, DESIGN.md §3): face n is the n-th letter
+    a–z without numeric indicator, so 12 is ``l`` ⠇. ``ueb-numbers``: the numeric
+    indicator ⠼ then the digits as the letters a–j (UEB Rules §6.1), so 10 is ⠼⠁⠚.
+    Raises ValueError for a ``letters`` die with more than 26 faces.
+    """
+    digits = "JABCDEFGHI"  # Braille ASCII letters for the digits 0–9 (1 = a … 9 = i, 0 = j)
+    rows = []
+    for face in range(1, die.faces + 1):
+        if die.encoding == "letters":
+            if face > 26:
+                raise ValueError(f"die {die.id}: a letters encoding has no letter for face {face}")
+            cells = ASCII_TO_CELL[chr(ord("A") + face - 1)]
+        else:
+            cells = ASCII_TO_CELL["#"] + "".join(ASCII_TO_CELL[digits[int(d)]] for d in str(face))
+        rows.append((str(face), cells))
+    return rows
+
+
+def _dots_text(cells: str) -> str:
+    return " ".join("dots " + "".join(str(d) for d in dots(c)) if dots(c) else "blank" for c in cells)
+
+
+def _die_view(die: Die) -> dict:
+    explanation = (
+        f"Each face shows its number in print and one braille letter without a numeric indicator: "
+        f"1 is a, 2 is b and so on. The braille sits {die.braille_position} the print number; "
+        f"turn the die so the print reads upright before reading the braille, because some letters "
+        f"read as others when the die is rotated."
+        if die.encoding == "letters"
+        else f"Each face shows its number in print and in standard UEB braille: the numeric indicator "
+        f"then the digits. The braille sits {die.braille_position} the print number."
+    )
+    rows = [{"label": label, "cells": cells, "dots": _dots_text(cells)} for label, cells in die_key(die)]
+    return {"id": die.id, "name": die.name, "faces": die.faces, "key": die.key, "explanation": explanation, "key_rows": rows}
+
+
+@dataclass(frozen=True)
+class _Face:
+    href: str
+    width: int
+    height: int
+
+
+def braille_parts(deck: Deck, card: Card) -> list[dict]:
+    """The print text that went into a card's braille block, top to bottom (DESIGN.md §3).
+
+    ``[{"label": "Class indicator", "text": "E"}, {"label": "Name", …}, …]``: class
+    indicator, name, keyword(s), rules text (``braille_rules`` if set, else ``rules``;
+    an empty string leaves it out), power last.
+    """
+    cls = deck.game.class_by_id(card.class_id)
+    parts = [{"label": "Class indicator", "text": f"{cls.indicator} ({cls.name})" if cls else card.class_id}]
+    parts.append({"label": "Name", "text": card.name})
+    if card.keywords:
+        parts.append({"label": "Keyword" if len(card.keywords) == 1 else "Keywords", "text": " ".join(card.keywords)})
+    rules = card.braille_rules if card.braille_rules is not None else card.rules
+    if rules:
+        parts.append({"label": "Rules text", "text": rules})
+    if card.power is not None:
+        parts.append({"label": "Power", "text": card.power})
+    return parts
+
+
+def _braille_view(deck: Deck, card: Card, block: BrailleBlock | None) -> dict | None:
+    if block is None:
+        return None
+    shown = list(block.lines[: block.lines_available])
+    return {
+        "shown": shown,
+        "needed": len(block.lines),
+        "fits": len(block.lines) <= block.lines_available,
+        "cells_per_line": block.cells_per_line,
+        "parts": braille_parts(deck, card),
+    }
+
+
+def _titles(deck: Deck) -> dict[str, str]:
+    """A unique page title per card: name, class and game; the card id is added to break a tie."""
+    titles: dict[str, str] = {}
+    for card in deck.cards:
+        cls = deck.game.class_by_id(card.class_id)
+        titles[card.id] = f"{card.name}, {cls.name if cls else card.class_id} card – {deck.game.title} card archive"
+    seen: dict[str, int] = {}
+    for t in titles.values():
+        seen[t] = seen.get(t, 0) + 1
+    return {cid: (f"{card_title} ({cid})" if seen[card_title] > 1 else card_title) for cid, card_title in titles.items()}
+
+
+def _power_text(deck: Deck, card: Card) -> str:
+    if card.power is not None:
+        return card.power
+    if card.kind in deck.game.power.text_power_kinds:
+        return "Given by the rules text"
+    return "None"
+
+
+def _summary(deck: Deck) -> str:
+    g = deck.game
+    players = f"{g.players.min}" if g.players.min == g.players.max else f"{g.players.min} to {g.players.max}"
+    return (
+        f"{g.title} has {len(deck.cards)} unique cards ({deck.total_copies} printed) in {len(g.classes)} "
+        f"classes, for {players} players. Every card carries large print, raised braille and a QR code "
+        f"that opens its page in this archive."
+    )
+
+
+def _quickstart(deck: Deck) -> list[str]:
+    if deck.game.quickstart:
+        return paragraphs(deck.game.quickstart)
+    g = deck.game
+    return [
+        f"Shuffle the {deck.total_copies} cards and deal them as the rulebook says for your player count.",
+        "Read a card by its braille from the top: the class indicator, then the name, keywords and "
+        "rules, with the power value last. Scan the QR code in the top-left corner to open the card's page here.",
+    ] + ([f"Dice used: {', '.join(d.name for d in g.dice)}; the braille key of each is below."] if g.dice else [])
+
+
+def render_card_page(deck: Deck, card: Card, block: BrailleBlock | None = None, face: _Face | None = None,
+                     title: str | None = None, neighbours: tuple[Card | None, Card | None] = (None, None)) -> str:
+    """The HTML of one card's archive page (str). Raises ArchiveError when the card's path is unsafe."""
+    rel = page_path(deck.game.archive.path_for(card))
+    if rel is None:
+        raise ArchiveError(f"card {card.id}: archive path {deck.game.archive.path_for(card)!r} leaves the archive folder")
+    cls = deck.game.class_by_id(card.class_id)
+
+    def link(other: Card | None) -> dict | None:
+        other_rel = page_path(deck.game.archive.path_for(other)) if other else None
+        return {"href": _href(str(other_rel), rel), "name": other.name} if other_rel else None
+
+    keywords = [{"name": k, "summary": kw.summary if (kw := deck.game.keyword(k)) else "No summary in the game data."} for k in card.keywords]
+    return environment().get_template("card.html.j2").render(
+        game=deck.game, card=card, cls=cls or _missing_class(card), title=title or _titles(deck)[card.id],
+        root=_root(rel), self_href=rel.name, provisional=card.provenance.value == "provisional",
+        face=face, power=_power_text(deck, card), keywords=keywords, rules=paragraphs(card.rules),
+        braille=_braille_view(deck, card, block), prev=link(neighbours[0]), next=link(neighbours[1]),
+    )
+
+
+def _missing_class(card: Card) -> dict:
+    return {"name": card.class_id, "indicator": "?", "emblem": "none"}
+
+
+def render_index(deck: Deck) -> str:
+    """The HTML of the game's index page (str)."""
+    g = deck.game
+    classes = []
+    for cls in g.classes:
+        cards = []
+        for card in deck.cards_of(cls.id):
+            rel = page_path(g.archive.path_for(card))
+            if rel is None:
+                continue
+            meta = f"power {card.power}" if card.power is not None else card.kind
+            if card.keywords:
+                meta += ", " + " ".join(card.keywords)
+            cards.append({"href": str(rel), "name": card.name, "meta": meta, "provisional": card.provenance.value == "provisional"})
+        classes.append({"id": cls.id, "name": cls.name, "indicator": cls.indicator, "emblem": cls.emblem,
+                        "unique": len(deck.cards_of(cls.id)), "printed": deck.copies_of(cls.id), "cards": cards})
+    keywords = [{"name": k.name, "summary": k.summary, "die": (d.name if (d := g.die_by_id(k.die)) else k.die) if k.die else None} for k in g.keywords]
+    return environment().get_template("index.html.j2").render(
+        game=g, title=f"{g.title} card archive", root="", summary=_summary(deck), quickstart=_quickstart(deck),
+        classes=classes, dice=[_die_view(d) for d in g.dice], keywords=keywords,
+    )
+
+
+def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: Path, dpi: float) -> dict[str, _Face]:
+    wanted = {c.id for c in deck.cards}
+    faces: dict[str, _Face] = {}
+    count = 0
+    for card_id, raster in zip(page_ids, render_pages(fronts_pdf, dpi=dpi, crop_to_trim=True)):
+        count += 1
+        if card_id not in wanted or card_id in faces:
+            continue
+        path = out_dir / "images" / f"{card_id}.png"
+        write_bytes(path, _png(raster.image))
+        faces[card_id] = _Face(f"images/{card_id}.png", raster.image.width, raster.image.height)
+    return faces
+
+
+def _png(image) -> bytes:
+    import io
+
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", optimize=False)
+    return buf.getvalue()
+
+
+def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path | None, out_dir: str | Path,
+                  page_ids: Sequence[str] | None = None, face_dpi: float = FACE_DPI) -> list[Path]:
+    """Write the game's archive into ``out_dir``; returns every written path (index first).
+
+    ``blocks`` are the braille stage's blocks by card id (a card without one gets a page
+    that says so); ``fronts_pdf`` is the print fronts PDF whose page i is the face of
+    card ``page_ids[i]`` (default: the deck's cards in order, as ``render_fronts`` writes
+    them), rasterised at ``face_dpi`` (trim only, 288 × 480 px at 96 dpi for 3×5 in);
+    None writes pages without a face image. A card whose archive path is unsafe gets no
+    page (:func:`check_qr_links` reports it). Raises ArchiveError when the fronts PDF's
+    page count does not match, RasterError for an unreadable PDF, OutputError when
+    ``out_dir`` cannot be written.
+    """
+    out_dir = Path(out_dir)
+    faces: dict[str, _Face] = {}
+    if fronts_pdf is not None:
+        ids = list(page_ids) if page_ids is not None else [c.id for c in deck.cards]
+        faces = _write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi)
+        missing = [c.id for c in deck.cards if c.id not in faces]
+        if missing:
+            raise ArchiveError(f"{fronts_pdf} has no face page for card(s) {', '.join(missing[:5])}")
+    written = [write_text(out_dir / "index.html", render_index(deck))]
+    written.append(write_bytes(out_dir / STYLESHEET, (ARCHIVE_TEMPLATES / STYLESHEET).read_bytes()))
+    titles = _titles(deck)
+    cards = deck.cards
+    for i, card in enumerate(cards):
+        rel = page_path(deck.game.archive.path_for(card))
+        if rel is None:
+            continue
+        face = faces.get(card.id)
+        if face is not None:
+            face = _Face(_href(face.href, rel), face.width, face.height)
+        neighbours = (cards[i - 1] if i > 0 else None, cards[i + 1] if i + 1 < len(cards) else None)
+        html = render_card_page(deck, card, blocks.get(card.id), face, titles[card.id], neighbours)
+        written.append(write_text(out_dir / rel, html))
+    written += [out_dir / "images" / f"{cid}.png" for cid in faces]
+    return written
+
+
+def check_qr_links(deck: Deck, archive_dir: str | Path) -> list[Finding]:
+    """Check that every card's QR URL resolves to that card's page in ``archive_dir``.
+
+    The QR of a card encodes ``Archive.url_for(card)`` = base URL + ``path_for(card)``;
+    the path after the base URL must name a file of the archive that is the page of
+    this very card (its ``deckpress-card`` meta names the card id). Returns AR001
+    (no page), AR002 (path leaves the archive) and AR003 (another card's page)
+    findings located at the card; an empty list when every link resolves.
+    """
+    root = Path(archive_dir)
+    archive = deck.game.archive
+    findings: list[Finding] = []
+    for card in deck.cards:
+        url = archive.url_for(card)
+        where = card.where("id").with_card(card.id)
+        rel = page_path(url[len(archive.base_url):]) if url.startswith(archive.base_url) else None
+        if rel is None:
+            findings.append(ARCHIVE_PATH_UNSAFE.finding(
+                f"QR URL {url} names archive path {archive.path_for(card)!r}, which leaves the archive folder",
+                where, "write archive.card_path as a relative path inside the archive, such as 'cards/{id}.html'"))
+            continue
+        page = root / rel
+        if not page.is_file():
+            findings.append(QR_LINK_WITHOUT_PAGE.finding(
+                f"QR URL {url} has no archive page: {page} does not exist",
+                where, "build the archive from the same card data (deckpress build) before printing"))
+            continue
+        match = _CARD_META.search(page.read_text(encoding="utf-8", errors="replace"))
+        if match is None or match.group(1) != card.id:
+            other = match.group(1) if match else "no card"
+            findings.append(QR_LINK_WRONG_PAGE.finding(
+                f"QR URL {url} opens the page of {other}, not of card {card.id}",
+                where, "put {id} in archive.card_path so that every card has its own page"))
+    return findings

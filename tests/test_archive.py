@@ -1,0 +1,165 @@
+"""The card archive: pages at the QR paths, escaping of untrusted card text, dead-link check,
+page structure (one h1, description first, unique titles), dice braille key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lxml.html
+import pytest
+import yaml
+
+from engine.load import load_game
+from engine.model import Die
+from pipeline.archive import check_qr_links, die_key, page_path, write_archive
+
+
+def _edit(folder: Path, name: str, change) -> None:
+    path = folder / name
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(data)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+
+
+def test_every_qr_path_has_its_card_page(mini_dir, tmp_path):
+    deck = load_game(mini_dir)
+    written = write_archive(deck, {}, None, tmp_path)
+    assert tmp_path / "index.html" in written
+    for card in deck.cards:
+        url = deck.game.archive.url_for(card)
+        assert url == f"https://cards.example.invalid/mini/cards/{card.id}.html"
+        page = tmp_path / url.removeprefix(deck.game.archive.base_url)
+        assert page in written and page.is_file()
+        doc = lxml.html.fromstring(page.read_bytes())
+        assert [h.text_content() for h in doc.iter("h1")] == [card.name]
+        assert doc.find(".//meta[@name='deckpress-card']").get("content") == card.id
+    assert check_qr_links(deck, tmp_path) == []
+
+
+def test_index_lists_every_card_by_class_with_working_links(mini_dir, tmp_path):
+    deck = load_game(mini_dir)
+    write_archive(deck, {}, None, tmp_path)
+    doc = lxml.html.fromstring((tmp_path / "index.html").read_bytes())
+    links = [a.get("href") for a in doc.xpath("//ul[@class='card-list']//a")]
+    assert links == ["cards/ember-apprentice.html", "cards/ember-ranger.html", "cards/forest-apprentice.html", "cards/fireball.html"]
+    assert all((tmp_path / href).is_file() for href in links)
+    assert [h.text_content() for h in doc.iter("h1")] == ["Mini ICG"]
+    assert doc.get("lang") == "en"
+    # the provisional card is marked in words, not by colour
+    ranger = next(li for li in doc.xpath("//ul[@class='card-list']/li") if "Ember Ranger" in li.text_content())
+    assert "Provisional" in ranger.text_content()
+
+
+def test_card_page_reading_order_and_content(mini_dir, tmp_path):
+    deck = load_game(mini_dir)
+    write_archive(deck, {}, None, tmp_path)
+    doc = lxml.html.fromstring((tmp_path / "cards" / "fireball.html").read_bytes())
+    main = doc.get_element_by_id("main")
+    blocks = [el for el in main.iter("h1", "h2", "p") if el.text_content().strip()]
+    # name first, then the image description (short alt, then the long description)
+    assert blocks[0].tag == "h1" and blocks[0].text_content() == "Fireball"
+    assert blocks[1].text_content() == "Image description"
+    assert blocks[2].text_content() == "A ball of fire."
+    assert blocks[3].text_content() == "A ball of fire streaks across a dark sky."
+    kw = {dt.text_content(): dt.getnext().text_content() for dt in main.xpath(".//dl[@class='keywords']//dt")}
+    assert kw == {"Rally!": "Play another card into the battle.", "Enchant!": "Roll the D12 and add it to the power."}
+    details = {dt.text_content(): dt.getnext().text_content() for dt in main.xpath(".//dl[@class='details']//dt")}
+    assert details["Power"] == "?"
+    assert details["Class"].startswith("Forest")
+    # landmarks and skip link
+    assert doc.xpath("//a[@class='skip-link']")[0].get("href") == "#main"
+    assert doc.xpath("//header") and doc.xpath("//footer") and doc.xpath("//nav[@aria-label]")
+    # headings never skip a level
+    levels = [int(h.tag[1]) for h in doc.iter("h1", "h2", "h3")]
+    assert all(b - a <= 1 for a, b in zip(levels, levels[1:]))
+
+
+def test_titles_are_unique_even_for_cards_with_the_same_name(game_copy, tmp_path):
+    folder = game_copy("mini")
+    _edit(folder, "cards.yaml", lambda d: d["cards"][1].update(name="Ember Apprentice"))
+    deck = load_game(folder)
+    write_archive(deck, {}, None, tmp_path / "site")
+    titles = [lxml.html.fromstring(p.read_bytes()).findtext(".//title") for p in sorted((tmp_path / "site").rglob("*.html"))]
+    assert len(titles) == 5 and len(set(titles)) == 5
+    assert "Ember Apprentice, Ember card – Mini ICG card archive (ember-ranger)" in titles
+
+
+def test_card_text_is_html_escaped(game_copy, tmp_path):
+    folder = game_copy("mini")
+    evil = '<script>alert("x")</script> & <b>bold</b>'
+
+    def change(d):
+        d["cards"][0]["name"] = evil
+        d["cards"][0]["rules"] = "<img src=x onerror=alert(1)>"
+        d["cards"][0]["description"]["alt"] = '"><script>alert(2)</script>'
+
+    _edit(folder, "cards.yaml", change)
+    deck = load_game(folder)
+    write_archive(deck, {}, None, tmp_path / "site")
+    for page in (tmp_path / "site" / "cards" / "ember-apprentice.html", tmp_path / "site" / "index.html"):
+        html = page.read_text(encoding="utf-8")
+        assert "<script" not in html
+        assert "<img src=x" not in html and "<b>" not in html
+    html = (tmp_path / "site" / "cards" / "ember-apprentice.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in html
+    doc = lxml.html.fromstring(html)
+    assert doc.findtext(".//h1") == evil  # the browser shows the text exactly as written
+
+
+def test_dead_qr_link_is_reported_at_the_card(mini_dir, tmp_path):
+    deck = load_game(mini_dir)
+    write_archive(deck, {}, None, tmp_path)
+    (tmp_path / "cards" / "ember-ranger.html").unlink()
+    findings = check_qr_links(deck, tmp_path)
+    assert [(f.code, f.name, f.location.card) for f in findings] == [("AR001", "qr-link-without-page", "ember-ranger")]
+    assert "https://cards.example.invalid/mini/cards/ember-ranger.html" in findings[0].message
+    assert findings[0].location.file.endswith("cards.yaml") and findings[0].location.line is not None
+
+
+def test_shared_archive_path_is_a_wrong_page(game_copy, tmp_path):
+    folder = game_copy("mini")
+    _edit(folder, "game.yaml", lambda d: d["archive"].update(card_path="cards/{class_id}.html"))
+    deck = load_game(folder)
+    write_archive(deck, {}, None, tmp_path / "site")
+    findings = check_qr_links(deck, tmp_path / "site")
+    # the last card of each class owns the page; the first card of each class links to it
+    assert sorted((f.code, f.location.card) for f in findings) == [("AR003", "ember-apprentice"), ("AR003", "forest-apprentice")]
+
+
+def test_unsafe_archive_path_writes_nothing_outside(game_copy, tmp_path):
+    folder = game_copy("mini")
+    _edit(folder, "game.yaml", lambda d: d["archive"].update(card_path="../{id}.html"))
+    deck = load_game(folder)
+    written = write_archive(deck, {}, None, tmp_path / "site")
+    assert all(tmp_path / "site" in p.parents for p in written)
+    assert not list(tmp_path.glob("*.html"))
+    findings = check_qr_links(deck, tmp_path / "site")
+    assert {f.code for f in findings} == {"AR002"} and len(findings) == 4
+
+
+@pytest.mark.parametrize(
+    ("card_path", "expected"),
+    [("cards/x.html", "cards/x.html"), ("cards/x/", "cards/x/index.html"), ("../x.html", None),
+     ("/x.html", None), ("cards//x.html", None), ("cards/x.html?y=1", None), ("a\\b.html", None)],
+)
+def test_page_path(card_path, expected):
+    result = page_path(card_path)
+    assert (str(result) if result else None) == expected
+
+
+def test_die_key_letters_and_ueb_numbers():
+    d12 = Die(id="d12", name="D12", faces=12, size="35mm", shape="pentagon", encoding="letters")
+    key = dict(die_key(d12))
+    assert key["1"] == "⠁" and key["10"] == "⠚" and key["11"] == "⠅" and key["12"] == "⠇"
+    d10 = Die(id="d10", name="D10", faces=10, size="16mm", shape="square", encoding="ueb-numbers")
+    key = dict(die_key(d10))
+    assert key["1"] == "⠼⠁" and key["9"] == "⠼⠊" and key["10"] == "⠼⠁⠚"
+
+
+def test_index_shows_the_dice_key(mini_dir, tmp_path):
+    deck = load_game(mini_dir)
+    write_archive(deck, {}, None, tmp_path)
+    doc = lxml.html.fromstring((tmp_path / "index.html").read_bytes())
+    rows = [[c.text_content() for c in tr] for tr in doc.xpath("//section[@aria-labelledby='dice']//tbody/tr")]
+    assert len(rows) == 12
+    assert rows[11] == ["12", "⠇", "dots 123"]
