@@ -216,3 +216,54 @@ def build(
         worst = max(worst, 2 if o.status == "unreadable" else exit_code(o.findings, strict))
     out.print(f"report: {out_dir / 'report.json'}", markup=False)
     raise typer.Exit(worst)
+
+
+class EmbossFileFormat(str, Enum):
+    """Embosser file formats to write."""
+
+    brf = "brf"
+    pef = "pef"
+    both = "both"
+
+
+class EmbossLayout(str, Enum):
+    """One card per embosser page, or several cards per sheet to cut apart."""
+
+    card = "card"
+    sheet = "sheet"
+
+
+@app.command()
+def emboss(
+    game_dir: Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")],
+    profile: Annotated[str, typer.Option(help="Embosser profile id (templates/embossers/<id>.yaml), e.g. card-3x5, index-everest-d.")] = "card-3x5",
+    format: Annotated[EmbossFileFormat, typer.Option("--format", help="brf, pef or both.")] = EmbossFileFormat.both,
+    layout: Annotated[EmbossLayout, typer.Option(help="card: one card per page; sheet: several cards per page, cut apart.")] = EmbossLayout.card,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default output/<game>/emboss).")] = None,
+    copies: Annotated[bool, typer.Option(help="Emboss every printed copy, not one page per unique card.")] = False,
+    interpoint: Annotated[bool, typer.Option(help="Both sides of the paper (sheet layout, profiles that offer it).")] = False,
+) -> None:
+    """Write BRF (with its JSON sidecar) and PEF embosser files of a game's card braille.
+
+    Example: [bold]deckpress emboss carddata/apprentice --profile index-everest-d --layout sheet[/bold]
+    """
+    from pipeline.braille.geometry import get_profile
+    from pipeline.braille.layout import layout_deck
+    from pipeline.emboss.profiles import EmbossError
+    from pipeline.emboss.write import FORMATS, write_embosser_files
+    from pipeline.fsutil import OutputError
+
+    deck = load_or_exit(game_dir, Format.text)
+    blocks, braille_findings = layout_deck(deck, profile=get_profile(deck.game.braille.geometry))
+    formats = FORMATS if format is EmbossFileFormat.both else (format.value,)
+    target = out_dir or Path("output") / deck.game.id / "emboss"
+    try:
+        result = write_embosser_files(deck, blocks, target, profile, layout.value, formats, copies=copies, interpoint=interpoint)
+    except (EmbossError, OutputError) as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    for path in result.paths:
+        out.print(f"wrote {path}", markup=False)
+    findings = filter_findings(list(braille_findings) + list(result.findings), Selection(), deck)
+    print_findings(findings, Format.text)
+    raise typer.Exit(exit_code(findings))

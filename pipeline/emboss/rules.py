@@ -73,10 +73,10 @@ BRF_INVALID = declare(
     "EM005",
     "brf-invalid",
     Severity.error,
-    """The BRF file deckpress made breaks the format (a byte outside 0x20–0x5F, a line too long,
-    a page too tall, a missing form feed or a blank trailing page).
+    """The BRF file deckpress made breaks the BRF rules, so it is not written.
 
-    The file is not written. This points at a deckpress defect; the message names the first problem.
+    The rules: only bytes 0x20–0x5F inside lines, CR LF after each line, a form feed
+    after each page, no line or page longer than the profile's, no blank trailing page. This points at a deckpress defect; the message names the first problem.
 
     Fails: a line of 11 cells for a 10-cell profile, or a lowercase letter (0x61).
 

@@ -27,7 +27,7 @@ from pipeline.emboss import rules
 from pipeline.emboss.brf import brf_bytes, check_brf
 from pipeline.emboss.pages import LAYOUTS, EmbosserPage, Layout, paginate
 from pipeline.emboss.pef import PefMeta, content_identifier, pef_bytes
-from pipeline.emboss.profiles import EmbossError, EmbosserProfile, PageFormat, load_profile
+from pipeline.emboss.profiles import EmbossError, EmbosserProfile, PageFormat, PaperSizeError, load_profile
 from pipeline.emboss.validate import validate_pef
 from pipeline.fsutil import write_bytes, write_text
 
@@ -84,7 +84,10 @@ def page_format_for(deck: Deck, profile: EmbosserProfile, layout: Layout) -> Pag
         w, h = pt_to_mm(deck.game.card.width), pt_to_mm(deck.game.card.height)
         if (deck.game.card.orientation == "landscape") != (w > h):
             w, h = h, w
-        return profile.page_format(w, h)
+        try:
+            return profile.page_format(w, h)
+        except PaperSizeError as exc:
+            raise PaperSizeError(f"{exc}; for loose cards use a card-stock profile such as card-3x5, or the sheet layout") from None
     if layout == "sheet":
         return profile.page_format()
     raise EmbossError(f"unknown embosser layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
