@@ -54,6 +54,17 @@ def cell_from_dots(numbers: str | tuple[int, ...]) -> str:
     return _cell("".join(str(n) for n in numbers))
 
 
+def letter_cell(n: int) -> str:
+    """The cell of the n-th letter of the alphabet: 1 → ⠁ (a), 10 → ⠚ (j), 12 → ⠇ (l), 26 → ⠵ (z).
+
+    These are also the UEB digit cells 1–9, 0 after a numeric indicator (a–j; UEB Rules 2013 §6).
+    Raises ValueError outside 1–26.
+    """
+    if not 1 <= n <= 26:
+        raise ValueError(f"only 1-26 can be written as a single letter cell, got {n}")
+    return ASCII_TO_CELL[chr(ord("A") + n - 1)]
+
+
 def to_brf(cells: str) -> str:
     """Unicode six-dot cells → Braille ASCII (bytes 0x20–0x5F as str).
 

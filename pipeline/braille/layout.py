@@ -103,8 +103,8 @@ NO_CLASS = declare(
     """,
 )
 
-_HYPHEN = "\u2824"  # ⠤ dots 36, UEB hyphen (UEB §7.2)
-#: Cells that must not end a line: they modify the cell after them (UEB §3, §5, §6, §8).
+_HYPHEN = "\u2824"  # ⠤ dots 36, UEB hyphen (UEB Rules 2013 §7, punctuation)
+#: Cells that must not end a line: they modify the cell after them (UEB Rules 2013 §3, §5, §6, §8).
 _PREFIX_CELLS = frozenset("\u283c\u2820\u2830\u2810\u2818\u2828\u2838\u2808")  # ⠼ ⠠ ⠰ ⠐ ⠘ ⠨ ⠸ ⠈
 #: Minimum cells per line: a hyphenated piece needs at least one cell plus ⠤.
 MIN_CELLS_PER_LINE = 3

@@ -23,24 +23,14 @@ from __future__ import annotations
 import re
 
 from engine.model import PowerScheme
-from pipeline.braille.cells import ASCII_TO_CELL
+from pipeline.braille.cells import letter_cell
 from pipeline.braille.translate import translate
 
-_GRADE_1_INDICATOR = "\u2830"  # ⠰ (dots 56), UEB §5.2
-_CAPITAL_SIGN = "\u2820"  # ⠠ (dot 6), UEB §8.2
-_NUMERIC_INDICATOR = "\u283c"  # ⠼ (dots 3456), UEB §6.1
+_GRADE_1_INDICATOR = "\u2830"  # ⠰ (dots 56), UEB Rules 2013 §5 (grade 1 mode)
+_CAPITAL_SIGN = "\u2820"  # ⠠ (dot 6), UEB Rules 2013 §8 (capitalisation)
+_NUMERIC_INDICATOR = "\u283c"  # ⠼ (dots 3456), UEB Rules 2013 §6 (numeric mode)
 _LEADING_MINUS = re.compile(r"^-(?=\d)")
 _INTEGER = re.compile(r"^-?\d+$")
-
-
-def letter_cell(n: int) -> str:
-    """The cell of the n-th letter of the alphabet (1 → ⠁ a, 10 → ⠚ j, 26 → ⠵ z).
-
-    Raises ValueError outside 1–26. The cells are the Braille ASCII letters (BANA).
-    """
-    if not 1 <= n <= 26:
-        raise ValueError(f"only 1-26 can be written as a single letter cell, got {n}")
-    return ASCII_TO_CELL[chr(ord("A") + n - 1)]
 
 
 class PowerEncoding:
