@@ -267,3 +267,28 @@ def emboss(
     findings = filter_findings(list(braille_findings) + list(result.findings), Selection(), deck)
     print_findings(findings, Format.text)
     raise typer.Exit(exit_code(findings))
+
+
+@app.command("braille")
+def braille_cmd(
+    text: Annotated[str, typer.Argument(help="Print text to translate.")],
+    game: Annotated[Optional[Path], typer.Option("--game", help="Game folder whose braille settings (grade) apply.")] = None,
+    grade: Annotated[Optional[int], typer.Option("--grade", min=1, max=2, help="UEB grade 1 or 2 (default: the game's, else 2).")] = None,
+    name: Annotated[bool, typer.Option("--name", help="Translate as a card name (the game's name_grade when set).")] = False,
+) -> None:
+    """Translate text to UEB braille: prints Unicode braille cells, then Braille ASCII (BRF).
+
+    Example: [bold]deckpress braille "Forest Apprentice" --game carddata/apprentice[/bold]
+    """
+    from pipeline.braille.cells import to_brf
+    from pipeline.braille.translate import UntranslatableCharacter, translate
+
+    settings = load_or_exit(game, Format.text).game.braille if game else None
+    chosen = grade or (settings and name and settings.name_grade) or (settings and settings.grade) or 2
+    try:
+        cells = translate(text, chosen)
+    except UntranslatableCharacter as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    out.print(cells, markup=False)
+    out.print(to_brf(cells), markup=False)

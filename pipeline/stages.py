@@ -8,6 +8,7 @@ import importlib
 #: Build order (DESIGN.md §1). A module is listed once it exists.
 STAGE_MODULES: tuple[str, ...] = (
     "pipeline.braille.layout",
+    "pipeline.braille.dice",
     "pipeline.emboss.write",
 )
 
