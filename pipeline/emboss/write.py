@@ -162,8 +162,8 @@ def write_embosser_files(
             title=f"{deck.game.title}: braille cards",
             identifier=ident,
             date=date or pef_date(deck),
-            description=f"{len(pagination.pages)} pages, {layout} layout, for {prof.model} "
-            f"({fmt.cells_per_line} cells × {fmt.lines_per_page} lines); UEB grade {deck.game.braille.grade}.",
+            description=f"{len(pagination.pages)} pages, {layout} layout, embosser profile {prof.id}: "
+            f"{fmt.cells_per_line} cells × {fmt.lines_per_page} lines; UEB grade {deck.game.braille.grade}.",
         )
         data = pef_bytes(rows, fmt.cells_per_line, fmt.lines_per_page, meta, duplex=interpoint)
         problems = validate_pef(data)

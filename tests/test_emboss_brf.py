@@ -1,0 +1,190 @@
+"""BRF files: golden bytes for the mini fixture, bytes in range, iconv's BRF charset agrees,
+pages split on form feed, sheets keep cards whole, and an oversize block is a finding."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from engine.load import load_game
+from pipeline.braille.layout import layout_deck
+from pipeline.emboss.brf import BrfFormatError, brf_bytes, check_brf, read_brf
+from pipeline.emboss.pages import paginate
+from pipeline.emboss.profiles import PageFormat
+from pipeline.emboss.write import write_embosser_files
+
+# Golden BRF of the mini fixture, card layout on card-3x5: one card per page, CR LF after
+# every line, a form feed after every page. Checked by hand once against the UEB chart
+# (Braille ASCII letter = dots): ",E" capital sign (6) + e = class indicator E (Ember);
+# ",EMB]" Ember with the er groupsign "]" (12456); ",APPR5TICE" Apprentice with the en
+# groupsign "5" (26); ",5*ANT6" Enchant! = en "5", ch "*" (16), a n t, "!" "6" (235);
+# "#A" numeric indicator + a = power 1; ",RANG]" Ranger; "#E" = 5; ",=E/" Forest = for
+# "=" (123456), e, st "/" (34); ",RALLY6" Rally!; "=8" full cell + "?" (236) = power "?".
+MINI_CARD_BRF = (
+    b",E\r\n,EMB]\r\n,APPR5TICE\r\n,5*ANT6\r\n#A\r\n\x0c"
+    b",E\r\n,EMB]\r\n,RANG]\r\n#E\r\n\x0c"
+    b",F\r\n,=E/\r\n,APPR5TICE\r\n,5*ANT6\r\n#A\r\n\x0c"
+    b",F\r\n,FIREBALL\r\n,RALLY6\r\n,5*ANT6\r\n=8\r\n\x0c"
+)
+
+
+@pytest.fixture(scope="module")
+def mini():
+    from conftest import GAMES
+
+    deck = load_game(GAMES / "mini")
+    blocks, findings = layout_deck(deck)
+    assert findings == []
+    return deck, blocks
+
+
+def test_golden_card_layout_brf(mini, tmp_path):
+    deck, blocks = mini
+    result = write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("brf",))
+    assert result.findings == ()
+    assert [p.name for p in result.paths] == ["mini-card-3x5-card.brf", "mini-card-3x5-card.brf.json"]
+    assert (tmp_path / "mini-card-3x5-card.brf").read_bytes() == MINI_CARD_BRF
+
+
+def test_sidecar_records_table_grade_format_and_card_order(mini, tmp_path):
+    deck, blocks = mini
+    write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("brf",))
+    side = json.loads((tmp_path / "mini-card-3x5-card.brf.json").read_text())
+    assert side["table"] == "en-ueb-g2.ctb" and side["grade"] == 2
+    assert (side["cells_per_line"], side["lines_per_page"]) == (10, 11)
+    assert side["profile"] == "card-3x5" and side["layout"] == "card"
+    assert side["card_order"] == ["ember-apprentice", "ember-ranger", "forest-apprentice", "fireball"]
+    assert side["pages"] == [["ember-apprentice"], ["ember-ranger"], ["forest-apprentice"], ["fireball"]]
+    assert side["omitted"] == [] and side["copies"]["fireball"] == 2
+
+
+def test_sheet_layout_puts_cards_on_one_page_with_a_blank_line_between(mini, tmp_path):
+    deck, blocks = mini
+    result = write_embosser_files(deck, blocks, tmp_path, "index-everest-d", "sheet", formats=("brf",))
+    pages = read_brf((tmp_path / "mini-index-everest-d-sheet.brf").read_bytes())
+    # 5 + 1 + 4 + 1 + 5 + 1 + 5 = 22 lines ≤ 25 on the Everest's 11.5 × 11 in sheet
+    assert len(pages) == 1 and len(pages[0]) == 22
+    assert [i for i, line in enumerate(pages[0]) if line == ""] == [5, 10, 16]
+    assert pages[0][6:10] == [",E", ",EMB]", ",RANG]", "#E"]
+    assert result.pages[0].cards == ("ember-apprentice", "ember-ranger", "forest-apprentice", "fireball")
+
+
+def test_sheet_never_splits_a_card_and_copies_repeat(mini, tmp_path):
+    deck, blocks = mini
+    result = write_embosser_files(deck, blocks, tmp_path, "index-everest-d", "sheet", formats=("brf",), copies=True)
+    # 8 printed cards, each copy in turn: 5, 5, 4, 4, 5, 5, 5, 5 lines. Page 1: 5+1+5+1+4+1+4 = 21;
+    # adding the 5th card would need 21 + 1 + 5 = 27 > 25 lines, so it starts page 2: 5+1+5+1+5+1+5 = 23.
+    assert [p.cards for p in result.pages] == [
+        ("ember-apprentice", "ember-apprentice", "ember-ranger", "ember-ranger"),
+        ("forest-apprentice", "forest-apprentice", "fireball", "fireball"),
+    ]
+    assert [len(p.rows) for p in result.pages] == [21, 23]
+    for page in result.pages:
+        assert page.rows[0] != "" and page.rows[-1] != ""  # no blank line opening or closing a page
+
+
+def test_every_byte_in_range_for_every_profile_and_layout(mini, tmp_path):
+    deck, blocks = mini
+    made = []
+    for profile, layout in [("card-3x5", "card"), ("card-3x5", "sheet"), ("generic-40x25", "sheet"),
+                            ("index-everest-d", "sheet"), ("index-basic-d", "sheet"),
+                            ("enabling-technologies-romeo-60", "sheet"), ("viewplus-tiger-max", "sheet")]:
+        result = write_embosser_files(deck, blocks, tmp_path, profile, layout, formats=("brf",))
+        made += [p for p in result.paths if p.suffix == ".brf"]
+    assert len(made) == 7
+    for path in made:
+        data = path.read_bytes()
+        assert set(data) - set(range(0x20, 0x60)) <= {0x0D, 0x0A, 0x0C}, path
+        assert data.endswith(b"\r\n\x0c") and b"\x0c\x0c" not in data  # no blank trailing page
+        side = json.loads(path.with_name(path.name + ".json").read_text())
+        assert check_brf(data, side["cells_per_line"], side["lines_per_page"]) == []
+
+
+def _iconv_knows_brf() -> bool:
+    if not shutil.which("iconv"):
+        return False
+    listing = subprocess.run(["iconv", "-l"], capture_output=True, text=True).stdout
+    return any(name.strip().rstrip("/,").upper() == "BRF" for name in listing.replace(",", " ").split())
+
+
+@pytest.mark.skipif(not _iconv_knows_brf(), reason="the system iconv has no BRF charset (glibc provides one)")
+def test_iconv_brf_charset_accepts_and_maps_to_the_same_cells(mini):
+    deck, blocks = mini
+    run = subprocess.run(["iconv", "-f", "BRF", "-t", "UTF-8"], input=MINI_CARD_BRF, capture_output=True)
+    assert run.returncode == 0, run.stderr
+    # glibc's BRF charset maps Braille ASCII to Unicode braille: an independent check of cells.to_brf
+    expected = "".join("".join(line + "\r\n" for line in block.lines) + "\f" for block in blocks.values())
+    assert run.stdout.decode("utf-8") == expected
+    bad = subprocess.run(["iconv", "-f", "BRF", "-t", "UTF-8"], input=b",e\r\n\x0c", capture_output=True)
+    assert bad.returncode != 0  # lowercase is outside 0x20–0x5F and refused too
+
+
+def test_read_back_splits_pages_on_form_feed_only():
+    pages = [["\u2801", "", "\u2803"], ["\u2809\u2819"]]
+    data = brf_bytes(pages)
+    assert data == b"A\r\n\r\nB\r\n\x0cCD\r\n\x0c"
+    assert read_brf(data) == [["A", "", "B"], ["CD"]]
+    # str.splitlines treats \f as a line break too and loses the page structure:
+    assert data.decode().splitlines() == ["A", "", "B", "", "CD", ""]
+
+
+def test_read_brf_tolerates_a_missing_final_form_feed_but_not_a_broken_line():
+    assert read_brf(b"A\r\n\x0cB\r\n") == [["A"], ["B"]]
+    with pytest.raises(BrfFormatError, match="page 2"):
+        read_brf(b"A\r\n\x0cB")
+    with pytest.raises(BrfFormatError, match="offset 0"):
+        read_brf("é\r\n".encode())
+
+
+def test_check_brf_names_each_problem():
+    assert check_brf(b"ab\r\n\x0c", 10, 11) == ["byte 0x61 at offset 0 is not Braille ASCII, CR LF or form feed",
+                                                "byte 0x62 at offset 1 is not Braille ASCII, CR LF or form feed"]
+    assert check_brf(b"AAAAAAAAAAA\r\n\x0c", 10, 11) == ["page 1 line 1 has 11 cells, more than 10"]
+    assert check_brf(b"A\r\n" * 12 + b"\x0c", 10, 11) == ["page 1 has 12 lines, more than 11"]
+    assert check_brf(b"A\r\n\x0c\r\n\x0c", 10, 11) == ["page 2 is blank"]
+    assert check_brf(b"A\r\n", 10, 11) == ["the file does not end with a form feed"]
+    assert check_brf(b"A\n\x0c", 10, 11)[0] == "byte 0x0A at offset 1 is not Braille ASCII, CR LF or form feed"
+
+
+def test_block_taller_than_the_profile_is_a_finding_not_a_corrupt_page(mini, tmp_path):
+    deck, blocks = mini
+    tall = dict(blocks)
+    tall["ember-ranger"] = dataclasses.replace(blocks["ember-ranger"], lines=("\u2801",) * 12)  # 12 lines > 11
+    result = write_embosser_files(deck, tall, tmp_path, "card-3x5", "card")
+    assert [(f.code, f.location.card) for f in result.findings] == [("EM001", "ember-ranger")]
+    assert "needs 12 lines" in result.findings[0].message and "has 11 per page" in result.findings[0].message
+    data = (tmp_path / "mini-card-3x5-card.brf").read_bytes()
+    assert data == MINI_CARD_BRF.replace(b",E\r\n,EMB]\r\n,RANG]\r\n#E\r\n\x0c", b"")
+    assert check_brf(data, 10, 11) == []
+    side = json.loads((tmp_path / "mini-card-3x5-card.brf.json").read_text())
+    assert side["omitted"] == ["ember-ranger"] and "ember-ranger" not in side["card_order"]
+
+
+def test_line_wider_than_the_profile_and_non_six_dot_cells_are_findings():
+    fmt = PageFormat("card-3x5", 76.2, 127.0, 10, 11)
+    cards = [("wide", ["\u2801" * 11]), ("eight", ["\u2841"]), ("ok", ["\u2801" * 10]), ("empty", [])]
+    result = paginate(cards, fmt, "card")
+    assert [f.code for f in result.findings] == ["EM002", "EM003", "EM007"]
+    assert "needs 11 cells" in result.findings[0].message and "U+2841" in result.findings[1].message
+    assert result.omitted == ("wide", "eight", "empty")
+    assert [p.cards for p in result.pages] == [("ok",)]
+
+
+def test_missing_block_is_a_finding(mini, tmp_path):
+    deck, blocks = mini
+    partial = {k: v for k, v in blocks.items() if k != "fireball"}
+    result = write_embosser_files(deck, partial, tmp_path, "card-3x5", "card", formats=("brf",))
+    assert [(f.code, f.location.card) for f in result.findings] == [("EM007", "fireball")]
+    assert len(read_brf((tmp_path / "mini-card-3x5-card.brf").read_bytes())) == 3
+
+
+def test_nothing_fits_writes_nothing(mini, tmp_path):
+    deck, blocks = mini
+    tall = {k: dataclasses.replace(b, lines=("\u2801",) * 12) for k, b in blocks.items()}
+    result = write_embosser_files(deck, tall, tmp_path, "card-3x5", "card")
+    assert result.paths == () and list(tmp_path.iterdir()) == []
+    assert [f.code for f in result.findings] == ["EM001"] * 4 + ["EM006"]
