@@ -99,3 +99,11 @@ def test_em_codes_are_declared_with_fails_and_passes_examples():
     assert [r.code for r in em] == [f"EM00{n}" for n in range(1, 9)]
     for r in em:
         assert "Fails:" in r.doc and "Passes:" in r.doc, r.code
+
+
+def test_build_jobs_follow_the_profile_paper():
+    from pipeline.emboss.write import DEFAULT_JOBS, jobs_for
+
+    assert jobs_for("card-3x5") == DEFAULT_JOBS == (("card-3x5", "card"), ("index-everest-d", "sheet"))
+    assert jobs_for("index-everest-d") == (("index-everest-d", "sheet"),)
+    assert jobs_for("index-basic-d") == (("index-basic-d", "sheet"), ("index-everest-d", "sheet"))

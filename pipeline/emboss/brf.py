@@ -26,6 +26,7 @@ CR_LF = b"\r\n"
 FORM_FEED = b"\x0c"
 #: Bytes allowed inside a line: Braille ASCII 0x20–0x5F.
 ASCII_BRAILLE = frozenset(range(0x20, 0x60))
+_ALLOWED = bytes(range(0x20, 0x60)) + b"\r\n\x0c"
 
 
 class BrfFormatError(ValueError):
@@ -81,7 +82,8 @@ def check_brf(data: bytes, cells_per_line: int, lines_per_page: int) -> list[str
     problems: list[str] = []
     if not data:
         return ["the file is empty"]
-    for i, byte in enumerate(data):
+    clean = not data.translate(None, _ALLOWED) and data.count(b"\r") == data.count(b"\n") == data.count(CR_LF)
+    for i, byte in enumerate(b"" if clean else data):
         if byte in ASCII_BRAILLE or byte == 0x0C:
             continue
         if byte == 0x0D and data[i + 1 : i + 2] == b"\n":

@@ -200,6 +200,16 @@ def brf_sidecar(deck: Deck, profile: EmbosserProfile, fmt: PageFormat, layout: L
     }
 
 
+def jobs_for(profile: str) -> tuple[tuple[str, Layout], ...]:
+    """The build's emboss jobs for a chosen profile: that profile in its natural layout (``card`` for
+    card stock, ``sheet`` for sheet and tractor paper), plus the default sheet job so every build
+    has sheets to cut. ``jobs_for("card-3x5") == DEFAULT_JOBS``. Raises :class:`EmbossError` for an unknown profile.
+    """
+    natural: Layout = "card" if load_profile(profile).paper.kind == "card" else "sheet"
+    jobs = [(profile, natural)] + [job for job in DEFAULT_JOBS if job[1] == "sheet"]
+    return tuple(dict.fromkeys(jobs))
+
+
 def emboss_outputs(deck: Deck, blocks: Mapping[str, Block], out_dir: str | Path,
                    jobs: Sequence[tuple[str, Layout]] = DEFAULT_JOBS, date: str | None = None) -> EmbossResult:
     """The build's emboss stage: BRF, sidecar and PEF for each ``(profile, layout)`` job into ``out_dir``.
