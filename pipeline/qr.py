@@ -1,0 +1,204 @@
+"""QR codes for the cards: the card's archive URL as vector modules, dark on light.
+
+Numbers and their sources:
+
+- error correction level M (about 15 % of codewords recoverable; ISO/IEC 18004:2015 §5.3.8);
+- a quiet zone of 4 modules on every side (ISO/IEC 18004:2015 §5.3.8, "quiet zone"), white;
+- module ≥ 0.5 mm (DESIGN.md §4; a common floor for reliable phone scanning of print).
+
+The matrix comes from ``qrcode`` (smallest version that holds the URL, its own mask
+choice, so the same URL always gives the same matrix) and is cached by URL. The
+drawing merges each row's runs of dark modules into one rectangle and fills them all
+as one path in 100 % K, so the code is vector rectangles, never an image.
+:func:`decode_qr` renders a region of a PDF page with pypdfium2 and decodes it with
+zxing-cpp; :func:`verify_qr` turns a wrong or missing decode into a QR002 finding.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import qrcode
+from qrcode.constants import ERROR_CORRECT_M
+from reportlab.lib.colors import CMYKColor
+
+from engine.findings import Finding, Location, Severity
+from engine.registry import declare
+from engine.units import mm_to_pt, pt_to_mm
+
+#: Quiet zone on every side, in modules (ISO/IEC 18004:2015 §5.3.8).
+QUIET_ZONE_MODULES = 4
+#: Smallest module printed, in mm (DESIGN.md §4).
+MIN_MODULE_MM = 0.5
+#: Dark modules: 100 % black ink only (no rich black: no registration fringe on small modules).
+DARK = CMYKColor(0, 0, 0, 1)
+#: Light modules and quiet zone: unprinted white stock.
+LIGHT = CMYKColor(0, 0, 0, 0)
+
+QR_TOO_DENSE = declare(
+    "QR001",
+    "qr-module-too-small",
+    Severity.error,
+    """A card's URL needs so many QR modules that, with the 4-module quiet zone, a module in the
+    layout's ``qr`` box would be smaller than 0.5 mm.
+
+    Longer URLs need a larger QR version (more modules); small modules fail to scan from print.
+
+    Fails: a 120-character URL in a 0.9 in box (version 7 at level M, 45 + 8 modules: 0.43 mm each).
+
+    Passes: ``https://cards.example.org/mini/cards/ember-apprentice.html`` in a 0.9 in box
+    (version 4 at level M, 33 + 8 modules: 0.56 mm each).
+    """,
+)
+
+QR_NO_DECODE = declare(
+    "QR002",
+    "qr-does-not-decode",
+    Severity.error,
+    """A QR code drawn on a card front does not decode, at 300 dpi, to exactly the card's URL.
+
+    The check renders the card's QR box with pdfium and reads it with zxing-cpp, without
+    trying the inverted image (codes are dark on light).
+
+    Fails: something drawn over the quiet zone, or a module size so small it merges at 300 dpi.
+
+    Passes: the code as deckpress draws it from the layout's ``qr`` box.
+    """,
+)
+
+
+@lru_cache(maxsize=4096)
+def qr_matrix(url: str) -> tuple[tuple[bool, ...], ...]:
+    """The QR matrix of ``url`` at error correction M: rows top to bottom of modules left to right, True = dark.
+
+    The smallest version that holds the URL (byte mode); no quiet zone in the matrix.
+    Cached by URL (about 3 ms per fresh URL). Raises ValueError for an empty URL or one
+    longer than a version 40 code holds.
+    """
+    if not url:
+        raise ValueError("cannot encode an empty URL as a QR code")
+    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0)
+    code.add_data(url)
+    try:
+        code.make(fit=True)
+    except qrcode.exceptions.DataOverflowError:
+        raise ValueError(f"URL of {len(url)} characters is too long for any QR code: {url!r}") from None
+    return tuple(tuple(bool(m) for m in row) for row in code.get_matrix())
+
+
+def module_pt(url: str, box_pdf: Sequence[float]) -> float:
+    """Module size in pt when the code plus its 4-module quiet zone fills the shorter side of ``box_pdf`` (x, y, w, h)."""
+    n = len(qr_matrix(url))
+    return min(box_pdf[2], box_pdf[3]) / (n + 2 * QUIET_ZONE_MODULES)
+
+
+def check_qr_size(url: str, box_pdf: Sequence[float], location: Location = Location()) -> list[Finding]:
+    """A QR001 finding when ``url`` in ``box_pdf`` would have modules under 0.5 mm, else ``[]``.
+
+    The message names the URL length, the module count and the module size in mm.
+    """
+    size = module_pt(url, box_pdf)
+    if size >= mm_to_pt(MIN_MODULE_MM) - 1e-9:
+        return []
+    n = len(qr_matrix(url))
+    need = mm_to_pt(MIN_MODULE_MM) * (n + 2 * QUIET_ZONE_MODULES)
+    return [
+        QR_TOO_DENSE.finding(
+            f"URL of {len(url)} characters needs {n}×{n} modules; in a {pt_to_mm(min(box_pdf[2], box_pdf[3])):.1f} mm box "
+            f"with the quiet zone a module is {pt_to_mm(size):.2f} mm, below {MIN_MODULE_MM} mm",
+            location,
+            hint=f"shorten archive.base_url or card_path, or make the layout's qr box at least {pt_to_mm(need):.1f} mm",
+        )
+    ]
+
+
+@lru_cache(maxsize=4096)
+def _module_path(url: str) -> str:
+    """PDF path operators of the dark modules in module units (x right, y down), runs per row merged, then ``f``."""
+    ops: list[str] = []
+    for r, row in enumerate(qr_matrix(url)):
+        c, n = 0, len(row)
+        while c < n:
+            if not row[c]:
+                c += 1
+                continue
+            start = c
+            while c < n and row[c]:
+                c += 1
+            ops.append(f"{start} {r} {c - start} 1 re")
+    ops.append("f")
+    return "\n".join(ops)
+
+
+def draw_qr(canvas, url: str, box_pdf: Sequence[float]) -> tuple[float, float, float]:
+    """Draw the QR code of ``url`` with its white quiet zone in ``box_pdf`` = (x, y, w, h), PDF pt.
+
+    The square (code + quiet zone) is anchored at the box's top-left corner and fills
+    the box's shorter side. Colours are CMYK (white quiet zone, 100 % K modules). The
+    modules are one filled path of rectangles in module units under a single ``cm``
+    (so adjacent modules never show hairline seams, and the path text is cached per URL).
+    Returns ``(x, y, side)`` of the square drawn, in PDF pt.
+    """
+    n = len(qr_matrix(url))
+    module = module_pt(url, box_pdf)
+    side = module * (n + 2 * QUIET_ZONE_MODULES)
+    x0, top = box_pdf[0], box_pdf[1] + box_pdf[3]
+    canvas.saveState()
+    canvas.setFillColor(LIGHT)
+    canvas.rect(x0, top - side, side, side, stroke=0, fill=1)
+    canvas.setFillColor(DARK)
+    canvas.transform(module, 0, 0, -module, x0 + QUIET_ZONE_MODULES * module, top - QUIET_ZONE_MODULES * module)
+    canvas.addLiteral(_module_path(url))
+    canvas.restoreState()
+    return x0, top - side, side
+
+
+def decode_qr(pdf_path: str | Path, page_index: int, box_pdf: Sequence[float] | None = None, dpi: int = 300) -> list[str]:
+    """Decode the QR codes on one page of a PDF rendered at ``dpi``; returns their texts.
+
+    ``box_pdf`` (x, y, w, h in PDF pt, origin bottom-left of the MediaBox) limits the
+    render to that region plus 2 pt; None renders the whole page. Inverted codes are not
+    tried (codes must be dark on light). Raises IndexError for a page that does not exist.
+    """
+    import pypdfium2
+    import zxingcpp
+
+    pdf = pypdfium2.PdfDocument(str(pdf_path))
+    try:
+        if not 0 <= page_index < len(pdf):
+            raise IndexError(f"{pdf_path} has no page {page_index + 1}")
+        page = pdf[page_index]
+        crop = (0.0, 0.0, 0.0, 0.0)
+        if box_pdf is not None:
+            width, height = page.get_size()
+            x, y, w, h = box_pdf
+            margin = 2.0
+            crop = (max(0.0, x - margin), max(0.0, y - margin), max(0.0, width - (x + w + margin)), max(0.0, height - (y + h + margin)))
+        image = page.render(scale=dpi / 72.0, crop=crop, grayscale=True).to_pil()
+    finally:
+        pdf.close()
+    found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
+    return [b.text for b in found]
+
+
+def verify_qr(pdf_path: str | Path, expected: Iterable[tuple[str, str]], box_pdf: Sequence[float], dpi: int = 300) -> list[Finding]:
+    """QR002 findings for pages whose QR does not decode to the expected URL.
+
+    ``expected`` gives ``(card_id, url)`` per page, in page order. Costs one small
+    render and decode per page (a few ms); the build may run it behind an option.
+    """
+    out: list[Finding] = []
+    for index, (card_id, url) in enumerate(expected):
+        texts = decode_qr(pdf_path, index, box_pdf, dpi)
+        if texts != [url]:
+            got = ", ".join(repr(t) for t in texts) or "nothing"
+            out.append(
+                QR_NO_DECODE.finding(
+                    f"page {index + 1}: the QR decodes at {dpi} dpi to {got}, expected {url!r}",
+                    Location(str(pdf_path), card=card_id),
+                    hint="keep the qr box and its quiet zone clear of other elements; enlarge the box",
+                )
+            )
+    return out

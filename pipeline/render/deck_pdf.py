@@ -1,0 +1,127 @@
+"""The print PDFs of a deck: one page per unique card front, one page per class back.
+
+Every page is the bled card: MediaBox = BleedBox = trim + bleed on every side, TrimBox
+inset by the bleed ([0 0 234 378] and [9 9 225 369] for 3×5 in portrait with 0.125 in
+bleed), written explicitly on every page. Copies are not repeated here: imposition lays
+them out. Pages are labelled (and outlined) with the card id (fronts) or class id
+(backs). The canvas starts in Atkinson Hyperlegible (no Helvetica is ever referenced),
+runs in reportlab's invariant mode without page compression (pikepdf compresses every
+stream with Flate when :mod:`pipeline.render.pdfx` finishes it as PDF/X-1a:2003), so two builds of the same data are byte-identical.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from engine.findings import Finding, Location
+from engine.model import Deck
+from pipeline.layout import CardLayout, load_layout
+from pipeline.render import fonts
+from pipeline.render.card import PLACEHOLDER_ART, Sheet, draw_back, draw_front
+from pipeline.render.contrast import palette_findings
+from pipeline.render.pdfx import finish
+from pipeline.render.style import LayoutError, design_for
+
+#: Tolerance when comparing the game's card size with the layout's trim, in pt.
+_SIZE_TOLERANCE = 0.01
+
+
+@dataclass(frozen=True)
+class PrintResult:
+    """A written print PDF.
+
+    ``pages``: for fronts the card id of each page in deck order (one page per unique
+    card); for backs the class id of each page in the game's class order.
+    ``findings``: PR/QR findings raised while drawing (fronts also carry the palette
+    contrast findings and the placeholder-art count).
+    """
+
+    path: Path
+    pages: tuple[str, ...]
+    findings: tuple[Finding, ...]
+
+
+def _sheet(deck: Deck, layout: CardLayout | None) -> Sheet:
+    """The page geometry, checked against the game's card size; raises :class:`LayoutError` on a mismatch."""
+    layout = layout or load_layout()
+    size = deck.game.card
+    if (abs(size.width - layout.trim.width) > _SIZE_TOLERANCE or abs(size.height - layout.trim.height) > _SIZE_TOLERANCE
+            or abs(size.bleed - layout.bleed) > _SIZE_TOLERANCE):
+        where = deck.game.where("card")
+        raise LayoutError(
+            f"{where}: game {deck.game.id!r} has {size.width:g}×{size.height:g} pt cards with {size.bleed:g} pt bleed; "
+            f"layout {layout.name} is {layout.trim.width:g}×{layout.trim.height:g} pt with {layout.bleed:g} pt bleed"
+        )
+    return Sheet(layout, design_for(layout))
+
+
+def _canvas(buffer: io.BytesIO, sheet: Sheet, title: str) -> Canvas:
+    regular = fonts.register_all()["regular"]
+    width, height = sheet.media
+    b, trim = sheet.bleed, sheet.layout.trim
+    canvas = Canvas(buffer, pagesize=(width, height), invariant=1, pageCompression=0,
+                    initialFontName=regular.name, initialFontSize=18, enforceColorSpace="cmyk", pdfVersion=(1, 4))
+    canvas.setTitle(title)
+    canvas.setBleedBox((0, 0, width, height))
+    canvas.setTrimBox((b, b, b + trim.width, b + trim.height))
+    return canvas
+
+
+def _art_root(deck: Deck) -> Path:
+    return Path(deck.folder) if deck.folder else Path(".")
+
+
+def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None) -> PrintResult:
+    """Write the card fronts of ``deck`` to ``path`` (PDF/X-1a:2003), one page per unique card in deck order.
+
+    Raises :class:`LayoutError` when the layout does not match the game's card size or is
+    malformed, :class:`pipeline.render.pdfx.PdfxError` if the result would not be PDF/X-1a,
+    and :class:`pipeline.fsutil.OutputError` when ``path`` cannot be written (nothing is
+    left under ``path`` then). A card whose class is not in the game raises ValueError
+    naming the card (the loader's checks normally stop such data first).
+    """
+    sheet = _sheet(deck, layout)
+    game = deck.game
+    buffer = io.BytesIO()
+    canvas = _canvas(buffer, sheet, f"{game.title}: card fronts")
+    findings: list[Finding] = list(palette_findings(game))
+    ids: list[str] = []
+    for card in deck.cards:
+        cls = game.class_by_id(card.class_id)
+        if cls is None:
+            raise ValueError(f"{card.where('class_id')}: card {card.id!r} names class {card.class_id!r}, not in the game")
+        findings += draw_front(canvas, card, cls, game, sheet, _art_root(deck))
+        canvas.showPage()
+        ids.append(card.id)
+    placeholders = [c.id for c in deck.cards if not c.image]
+    if placeholders:
+        findings.append(PLACEHOLDER_ART.finding(
+            f"{len(placeholders)} of {len(deck.cards)} unique cards print with placeholder art",
+            Location(game.where().file), hint="add image: to the cards when the art is ready"))
+    canvas.save()
+    finish(buffer.getvalue(), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}")
+    return PrintResult(Path(path), tuple(ids), tuple(findings))
+
+
+def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None) -> PrintResult:
+    """Write one back per class of ``deck`` to ``path`` (PDF/X-1a:2003), in the game's class order.
+
+    Raises as :func:`render_fronts` does.
+    """
+    sheet = _sheet(deck, layout)
+    game = deck.game
+    buffer = io.BytesIO()
+    canvas = _canvas(buffer, sheet, f"{game.title}: card backs")
+    findings: list[Finding] = []
+    ids: list[str] = []
+    for cls in game.classes:
+        findings += draw_back(canvas, cls, game, sheet)
+        canvas.showPage()
+        ids.append(cls.id)
+    canvas.save()
+    finish(buffer.getvalue(), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} class backs, {game.id}")
+    return PrintResult(Path(path), tuple(ids), tuple(findings))

@@ -1,0 +1,218 @@
+"""PDF/X-1a:2003 finishing of a reportlab PDF with pikepdf (ISO 15930-4:2003).
+
+reportlab writes the pages (CMYK only, every font an embedded TrueType subset, TrimBox
+and BleedBox on every page, no transparency, no annotations); it cannot write an output
+intent. :func:`finish` adds what PDF/X-1a:2003 asks of the document and saves it:
+
+- ``/OutputIntents`` with one ``/GTS_PDFX`` intent naming a *registered* CMYK printing
+  condition (default FOGRA39, ICC Characterization Data Registry, RegistryName
+  ``http://www.color.org``). ISO 15930-4 requires an embedded ``DestOutputProfile`` only
+  when the condition is not registered, so none is embedded;
+- Info ``/GTS_PDFXVersion (PDF/X-1:2003)``, ``/GTS_PDFXConformance (PDF/X-1a:2003)``,
+  ``/Title``, ``/Trapped /False`` (X-1a forbids Unknown), ``/CreationDate`` and
+  ``/ModDate`` (reportlab's, fixed in invariant mode);
+- a trailer ``/ID`` (derived from the content, so two builds stay byte-identical);
+- ``/PageLabels`` and an outline giving every page its card (or class) id;
+- PDF version 1.4 with no object streams (X-1a:2003 is based on PDF 1.4).
+
+It also checks what it claims: :func:`check_pdfx` lists every departure it can see (RGB
+colour, an unembedded font, a missing box, a missing key) and :func:`finish` refuses to
+save a file with departures (:class:`PdfxError`). A certified preflight (Acrobat,
+callas pdfToolbox) is the final word; this is the list of ISO 15930-4 points deckpress checks itself.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import pikepdf
+from pikepdf import Array, Dictionary, Name, String
+
+from pipeline.fsutil import atomic_path
+
+PDFX_VERSION = "PDF/X-1:2003"
+PDFX_CONFORMANCE = "PDF/X-1a:2003"
+
+
+class PdfxError(ValueError):
+    """The PDF would not meet PDF/X-1a:2003; the message lists the departures."""
+
+
+@dataclass(frozen=True)
+class OutputCondition:
+    """A registered CMYK printing condition (ICC Characterization Data Registry, https://www.color.org/chardata/)."""
+
+    identifier: str = "FOGRA39"
+    condition: str = "Offset printing, according to ISO 12647-2:2004/Amd 1, OFCOM, paper type 1 or 2 = coated art, 115 g/m2"
+    registry: str = "http://www.color.org"
+
+
+#: Coated stock, the usual card stock condition; North American shops may prefer CGATS21_CRPC6 (GRACoL).
+FOGRA39 = OutputCondition()
+
+
+def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], subject: str = "",
+           condition: OutputCondition = FOGRA39) -> Path:
+    """Add the PDF/X-1a:2003 keys, page labels and outline to the PDF ``data``; write it atomically to ``path``.
+
+    ``labels`` gives one label per page (card ids for fronts, class ids for backs); each
+    becomes the page's label and an outline entry. Raises :class:`PdfxError` when the
+    pages break a rule :func:`check_pdfx` checks, ValueError when the label count differs
+    from the page count, and :class:`pipeline.fsutil.OutputError` when ``path`` cannot be written.
+    """
+    pdf = pikepdf.open(io.BytesIO(data))
+    if len(labels) != len(pdf.pages):
+        raise ValueError(f"{len(labels)} page labels for {len(pdf.pages)} pages")
+    info = pdf.docinfo
+    info[Name.Title] = String(title)
+    if subject:
+        info[Name.Subject] = String(subject)
+    info[Name.Creator] = String("deckpress")
+    info[Name.Trapped] = Name("/False")
+    info[Name("/GTS_PDFXVersion")] = String(PDFX_VERSION)
+    info[Name("/GTS_PDFXConformance")] = String(PDFX_CONFORMANCE)
+    pdf.Root.OutputIntents = Array([
+        Dictionary(
+            Type=Name.OutputIntent,
+            S=Name.GTS_PDFX,
+            OutputConditionIdentifier=String(condition.identifier),
+            OutputCondition=String(condition.condition),
+            RegistryName=String(condition.registry),
+            Info=String(condition.condition),
+        )
+    ])
+    nums = Array()
+    for index, label in enumerate(labels):
+        nums.append(index)
+        nums.append(Dictionary(P=String(label)))
+    pdf.Root.PageLabels = Dictionary(Nums=nums)
+    with pdf.open_outline() as outline:
+        outline.root.clear()
+        outline.root.extend(pikepdf.OutlineItem(label, index) for index, label in enumerate(labels))
+    problems = check_pdfx(pdf)
+    if problems:
+        raise PdfxError("not PDF/X-1a:2003: " + "; ".join(problems))
+    with atomic_path(path) as tmp:
+        pdf.save(
+            tmp,
+            deterministic_id=True,
+            object_stream_mode=pikepdf.ObjectStreamMode.disable,
+            force_version="1.4",
+            compress_streams=True,
+        )
+    return Path(path)
+
+
+_RGB_OPERATORS = {"rg", "RG"}
+_SPACE_NAMES = re.compile(rb"/(DeviceRGB|CalRGB|Lab|ICCBased|Pattern|Indexed)\b")
+
+
+def check_pdfx(pdf: pikepdf.Pdf) -> list[str]:
+    """The PDF/X-1a:2003 departures deckpress can detect in ``pdf``, as short messages (empty when none).
+
+    Checked: Info GTS_PDFXVersion/Title/Trapped (True or False)/CreationDate/ModDate;
+    exactly one GTS_PDFX output intent with OutputConditionIdentifier, and RegistryName or a
+    DestOutputProfile; every page's TrimBox and BleedBox present and nested in the
+    MediaBox; every font embedded (FontFile/FontFile2/FontFile3); no RGB, Lab or ICC colour
+    operators or spaces in content streams, form XObjects or images; no transparency
+    (soft masks, non-Normal blend modes, alpha below 1); no annotations.
+    """
+    problems: list[str] = []
+    info = pdf.docinfo
+    if str(info.get("/GTS_PDFXVersion", "")) != PDFX_VERSION:
+        problems.append("GTS_PDFXVersion missing or wrong")
+    for key in ("/Title", "/CreationDate", "/ModDate"):
+        if key not in info:
+            problems.append(f"Info {key} missing")
+    if info.get("/Trapped") not in (Name("/True"), Name("/False")):
+        problems.append("Trapped must be /True or /False")
+    intents = [i for i in pdf.Root.get("/OutputIntents", []) if i.get("/S") == Name.GTS_PDFX]
+    if len(intents) != 1:
+        problems.append(f"{len(intents)} GTS_PDFX output intents, expected 1")
+    elif "/OutputConditionIdentifier" not in intents[0] or not (
+        "/RegistryName" in intents[0] or "/DestOutputProfile" in intents[0]
+    ):
+        problems.append("output intent needs OutputConditionIdentifier and a RegistryName or DestOutputProfile")
+    for number, page in enumerate(pdf.pages, 1):
+        problems += [f"page {number}: {p}" for p in _check_page(page)]
+    return problems
+
+
+def _box(page, key: str) -> list[float] | None:
+    raw = page.obj.get(key)
+    return [float(v) for v in raw] if raw is not None else None
+
+
+def _check_page(page) -> list[str]:
+    out: list[str] = []
+    media = _box(page, "/MediaBox")
+    for key in ("/TrimBox", "/BleedBox"):
+        box = _box(page, key)
+        if box is None:
+            out.append(f"{key} missing")
+        elif media and not (box[0] >= media[0] - 1e-6 and box[1] >= media[1] - 1e-6 and box[2] <= media[2] + 1e-6 and box[3] <= media[3] + 1e-6):
+            out.append(f"{key} {box} outside the MediaBox {media}")
+    if "/Annots" in page.obj:
+        out.append("annotations are not allowed on a PDF/X-1a page")
+    if "/Group" in page.obj:
+        out.append("transparency group on the page")
+    out += _check_resources(page.obj.get("/Resources"), page.obj, seen=set())
+    return out
+
+
+def _check_resources(resources, owner, seen: set) -> list[str]:
+    """Check one content stream owner (page or form XObject) and its resources, recursively."""
+    out: list[str] = []
+    try:
+        ops = pikepdf.parse_content_stream(owner, " ".join(_RGB_OPERATORS))
+    except (pikepdf.PdfError, TypeError):
+        ops = []
+    if ops:
+        out.append(f"RGB colour operator {ops[0].operator}")
+    if resources is None:
+        return out
+    for name, space in dict(resources.get("/ColorSpace", {})).items():
+        if _SPACE_NAMES.search(bytes(pikepdf.unparse(space))):
+            out.append(f"colour space {name} is not CMYK, grey or spot")
+    for name, gs in dict(resources.get("/ExtGState", {})).items():
+        if "/SMask" in gs and gs.SMask != Name("/None"):
+            out.append(f"soft mask in {name}")
+        if float(gs.get("/CA", 1)) < 1 or float(gs.get("/ca", 1)) < 1:
+            out.append(f"transparency (alpha) in {name}")
+        if gs.get("/BM", Name.Normal) not in (Name.Normal, Name("/Compatible")):
+            out.append(f"blend mode in {name}")
+    for name, font in dict(resources.get("/Font", {})).items():
+        out += _check_font(name, font)
+    for name, xobj in dict(resources.get("/XObject", {})).items():
+        key = xobj.objgen
+        if key in seen and key != (0, 0):
+            continue
+        seen.add(key)
+        if xobj.get("/Subtype") == Name.Image:
+            space = xobj.get("/ColorSpace")
+            if space is not None and _SPACE_NAMES.search(bytes(pikepdf.unparse(space))):
+                out.append(f"image {name} is in {pikepdf.unparse(space).decode()}, not CMYK or grey")
+            if "/SMask" in xobj:
+                out.append(f"image {name} has a soft mask (transparency)")
+        elif xobj.get("/Subtype") == Name.Form:
+            out += _check_resources(xobj.get("/Resources"), xobj, seen)
+    return out
+
+
+def _check_font(name, font) -> list[str]:
+    subtype = font.get("/Subtype")
+    if subtype == Name.Type3:
+        return []
+    descriptors = []
+    if subtype == Name.Type0:
+        descriptors = [d.get("/FontDescriptor") for d in font.get("/DescendantFonts", [])]
+    else:
+        descriptors = [font.get("/FontDescriptor")]
+    for d in descriptors:
+        if d is None or not any(k in d for k in ("/FontFile", "/FontFile2", "/FontFile3")):
+            return [f"font {name} ({font.get('/BaseFont')}) is not embedded"]
+    return []

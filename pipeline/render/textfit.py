@@ -1,0 +1,181 @@
+"""Word wrap and fit of text into a box, at the style's size down to its floor and never below 18 pt.
+
+A box holds one or more paragraphs (a card's keywords heading and its rules text share
+the rules box). :func:`fit` tries the preferred sizes, then every paragraph 1 pt smaller
+(each stopping at its own ``min_size``, never under :data:`MIN_TEXT_PT`), and returns the
+first layout whose lines fit both the width and the height. When nothing fits even at the
+floor, the result says so (``fits`` False, with the height and characters that overflow)
+and holds the lines that do fit, the last one ending in an ellipsis: the caller reports a
+finding; text is never silently clipped or shrunk below the floor.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Literal, Sequence
+
+from pipeline.render.fonts import FontFace
+
+#: Large print floor: no text on a card below 18 pt (APH large-print guidelines; DESIGN.md §4).
+MIN_TEXT_PT = 18.0
+ELLIPSIS = "…"
+
+Align = Literal["left", "center", "right"]
+VAlign = Literal["top", "middle", "bottom"]
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """One run of text in one face: preferred ``size`` and floor ``min_size`` in pt, ``leading`` as a multiple of the size."""
+
+    text: str
+    face: FontFace
+    size: float
+    min_size: float = MIN_TEXT_PT
+    leading: float = 1.24
+    align: Align = "center"
+
+
+@dataclass(frozen=True)
+class Line:
+    """A laid-out line: text, font name and size (pt), x offset of its start and baseline, both pt from the box's top-left."""
+
+    text: str
+    font: str
+    size: float
+    x: float
+    baseline: float
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The result of fitting paragraphs into a box.
+
+    ``lines`` are ready to draw; ``fits`` is False when the text needs more than the box
+    even at the floor size, and then ``needed_height`` (pt, at the floor), ``box_height``
+    and ``overflow_chars`` (characters left out) say by how much; ``too_wide`` names a
+    word wider than the box at the floor size.
+    """
+
+    lines: tuple[Line, ...]
+    fits: bool
+    sizes: tuple[float, ...]
+    needed_height: float
+    box_height: float
+    overflow_chars: int = 0
+    too_wide: str | None = None
+
+
+def _normalise(text: str) -> list[str]:
+    """Words of ``text``; NBSP, thin spaces, tabs and newlines are word breaks."""
+    return text.split()
+
+
+def wrap(words: Sequence[str], face: FontFace, size: float, width: float) -> tuple[list[str], str | None]:
+    """Greedy word wrap of ``words`` at ``size`` pt into lines no wider than ``width`` pt.
+
+    Returns the lines and the first word that is wider than ``width`` on its own (None
+    when every word fits); such a word is broken between characters so it can be drawn.
+    """
+    lines: list[str] = []
+    too_wide: str | None = None
+    current = ""
+    for word in words:
+        trial = f"{current} {word}" if current else word
+        if face.width(trial, size) <= width:
+            current = trial
+            continue
+        if current:
+            lines.append(current)
+        if face.width(word, size) <= width:
+            current = word
+            continue
+        too_wide = too_wide or word
+        piece = ""
+        for ch in word:
+            if piece and face.width(piece + ch, size) > width:
+                lines.append(piece)
+                piece = ""
+            piece += ch
+        current = piece
+    if current:
+        lines.append(current)
+    return lines, too_wide
+
+
+def _layout(paragraphs: Sequence[Paragraph], sizes: Sequence[float], width: float):
+    blocks = []
+    height = 0.0
+    too_wide = None
+    for para, size in zip(paragraphs, sizes):
+        lines, wide = wrap(_normalise(para.text), para.face, size, width)
+        too_wide = too_wide or wide
+        line_height = size * para.leading
+        blocks.append((para, size, lines, line_height))
+        height += len(lines) * line_height
+    return blocks, height, too_wide
+
+
+def fit(paragraphs: Sequence[Paragraph], width: float, height: float, valign: VAlign = "middle") -> Fit:
+    """Fit ``paragraphs`` (top to bottom) into a ``width`` × ``height`` pt box.
+
+    Sizes step down 1 pt at a time from each paragraph's ``size`` to its ``min_size``
+    (never under 18 pt). Raises ValueError when a paragraph's sizes are below 18 pt or
+    its ``min_size`` exceeds its ``size``. Empty paragraphs are skipped.
+    """
+    paragraphs = [p for p in paragraphs if p.text.strip()]
+    for p in paragraphs:
+        if p.min_size < MIN_TEXT_PT - 1e-9 or p.size < p.min_size:
+            raise ValueError(f"text sizes must satisfy 18 pt ≤ min_size ≤ size, got size {p.size} and min_size {p.min_size}")
+    if not paragraphs:
+        return Fit((), True, (), 0.0, height)
+    steps = max(math.ceil(p.size - p.min_size) for p in paragraphs)
+    for step in range(steps + 1):
+        sizes = [max(p.min_size, p.size - step) for p in paragraphs]
+        blocks, needed, wide = _layout(paragraphs, sizes, width)
+        if wide is None and needed <= height + 1e-6:
+            return Fit(_place(blocks, width, height, needed, valign), True, tuple(sizes), needed, height)
+    # Nothing fits even at the floor: keep the lines that fit, mark the cut with an ellipsis.
+    blocks, needed, wide = _layout(paragraphs, sizes, width)
+    kept, total_chars, kept_chars, used = [], 0, 0, 0.0
+    for para, size, lines, lh in blocks:
+        room = [ln for i, ln in enumerate(lines) if used + (i + 1) * lh <= height + 1e-6]
+        total_chars += len(para.text.strip())
+        kept_chars += sum(len(ln) + 1 for ln in room)
+        used += len(room) * lh
+        kept.append((para, size, room, lh))
+        if len(room) < len(lines):
+            break
+    total_chars += sum(len(p.text.strip()) for p in paragraphs[len(kept):])
+    kept = _mark_cut(kept, width)
+    overflow = max(0, total_chars - kept_chars) if needed > height + 1e-6 else 0
+    return Fit(_place(kept, width, height, used, "top"), False, tuple(sizes), needed, height, overflow, wide)
+
+
+def _mark_cut(kept, width):
+    """End the last kept line with an ellipsis, dropping characters until it fits the width."""
+    for index in range(len(kept) - 1, -1, -1):
+        para, size, lines, lh = kept[index]
+        if lines:
+            last = lines[-1]
+            while last and para.face.width(last + ELLIPSIS, size) > width:
+                last = last[:-1]
+            kept[index] = (para, size, lines[:-1] + [last.rstrip() + ELLIPSIS], lh)
+            break
+    return kept
+
+
+def _place(blocks, width: float, height: float, needed: float, valign: VAlign) -> tuple[Line, ...]:
+    top = {"top": 0.0, "middle": (height - needed) / 2, "bottom": height - needed}[valign]
+    out: list[Line] = []
+    y = max(0.0, top)
+    for para, size, lines, lh in blocks:
+        ink = (para.face.ascent - para.face.descent) * size
+        for text in lines:
+            baseline = y + (lh - ink) / 2 + para.face.ascent * size
+            w = para.face.width(text, size)
+            x = {"left": 0.0, "center": (width - w) / 2, "right": width - w}[para.align]
+            out.append(Line(text, para.face.name, size, x, baseline))
+            y += lh
+    return tuple(out)
