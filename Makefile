@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 APT_PACKAGES := liblouis20 liblouis-data python3-louis python3-venv ghostscript
 STAMP := $(VENV)/.deckpress-installed
 
-.PHONY: build test bench setup clean
+.PHONY: build test bench setup clean a11y-setup
 
 setup: $(STAMP)
 
@@ -22,7 +22,20 @@ $(STAMP): pyproject.toml scripts/ensure-system.sh scripts/link-louis.sh
 build: setup
 	$(VENV)/bin/deckpress build
 
-test: setup
+# The archive's accessibility test (tests/a11y): Debian's Chromium plus axe-core and
+# playwright-core from the committed package-lock.json (playwright-core downloads no browser).
+A11Y := tests/a11y
+A11Y_STAMP := $(A11Y)/node_modules/.deckpress-installed
+
+a11y-setup: $(A11Y_STAMP)
+
+$(A11Y_STAMP): $(A11Y)/package.json $(A11Y)/package-lock.json scripts/ensure-system.sh
+	@scripts/ensure-system.sh chromium
+	@command -v npm >/dev/null 2>&1 || scripts/ensure-system.sh nodejs npm
+	@cd $(A11Y) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+test: setup a11y-setup
 	$(PY) -m pytest -q
 
 bench: setup

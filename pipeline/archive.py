@@ -33,7 +33,8 @@ from engine.findings import Finding
 from engine.findings import Severity
 from engine.model import Card, Deck, Die
 from engine.registry import declare
-from pipeline.braille.cells import ASCII_TO_CELL, dots
+from pipeline.braille.cells import dots
+from pipeline.braille.dice import encode_die, key_text
 from pipeline.fsutil import write_bytes, write_text
 from pipeline.layout import TEMPLATES
 from pipeline.raster import render_pages
@@ -129,43 +130,30 @@ def paragraphs(text: str | None) -> list[str]:
     return [" ".join(p.split()) for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
 
 
-def die_key(die: Die) -> list[tuple[str, str]]:
-    """The braille key of a die: ``(face label, Unicode cells)`` for faces 1…n.
-
-    ``letters`` (the rulebooks' private code, DESIGN.md §3): face n is the n-th letter
-    a–z without numeric indicator, so 12 is ``l`` ⠇. ``ueb-numbers``: the numeric
-    indicator ⠼ then the digits as the letters a–j (UEB Rules §6.1), so 10 is ⠼⠁⠚.
-    Raises ValueError for a ``letters`` die with more than 26 faces.
-    """
-    digits = "JABCDEFGHI"  # Braille ASCII letters for the digits 0–9 (1 = a … 9 = i, 0 = j)
-    rows = []
-    for face in range(1, die.faces + 1):
-        if die.encoding == "letters":
-            if face > 26:
-                raise ValueError(f"die {die.id}: a letters encoding has no letter for face {face}")
-            cells = ASCII_TO_CELL[chr(ord("A") + face - 1)]
-        else:
-            cells = ASCII_TO_CELL["#"] + "".join(ASCII_TO_CELL[digits[int(d)]] for d in str(face))
-        rows.append((str(face), cells))
-    return rows
-
-
 def _dots_text(cells: str) -> str:
     return " ".join("dots " + "".join(str(d) for d in dots(c)) if dots(c) else "blank" for c in cells)
 
 
-def _die_view(die: Die) -> dict:
+def die_view(die: Die) -> dict:
+    """What the index shows of a die: name, faces, the key text and one row per face.
+
+    Faces come from the braille stage (:func:`pipeline.braille.dice.encode_die`, one face
+    at a time); a row is ``{"label", "cells", "dots", "underline"}`` (e.g. ``"12"``, ``"⠇"``,
+    ``"dots 123"``, False). Faces the encoding cannot write are left out (DI001 is the
+    braille stage's finding).
+    """
+    faces, _ = encode_die(die)
+    rows = [{"label": f.numeral, "cells": f.cells, "dots": _dots_text(f.cells), "underline": f.underline} for f in faces]
+    where = "to the left of" if die.braille_position == "left" else "below"
     explanation = (
-        f"Each face shows its number in print and one braille letter without a numeric indicator: "
-        f"1 is a, 2 is b and so on. The braille sits {die.braille_position} the print number; "
-        f"turn the die so the print reads upright before reading the braille, because some letters "
-        f"read as others when the die is rotated."
+        "Each face shows its number in print and one braille letter without a numeric indicator: "
+        f"1 is a, 2 is b and so on. The braille sits {where} the print number; hold the die so the print "
+        "reads upright before reading the braille, because some letters read as others when turned."
         if die.encoding == "letters"
-        else f"Each face shows its number in print and in standard UEB braille: the numeric indicator "
-        f"then the digits. The braille sits {die.braille_position} the print number."
+        else "Each face shows its number in print and in standard UEB braille: the numeric indicator, "
+        f"then the digits. The braille sits {where} the print number."
     )
-    rows = [{"label": label, "cells": cells, "dots": _dots_text(cells)} for label, cells in die_key(die)]
-    return {"id": die.id, "name": die.name, "faces": die.faces, "key": die.key, "explanation": explanation, "key_rows": rows}
+    return {"id": die.id, "name": die.name, "faces": die.faces, "key": key_text(die), "explanation": explanation, "key_rows": rows}
 
 
 @dataclass(frozen=True)
@@ -175,36 +163,47 @@ class _Face:
     height: int
 
 
-def braille_parts(deck: Deck, card: Card) -> list[dict]:
-    """The print text that went into a card's braille block, top to bottom (DESIGN.md §3).
+#: Labels of the braille stage's block fields (``BrailleBlock.line_fields``), top to bottom.
+FIELD_LABELS = {"indicator": "Class indicator", "name": "Name", "keywords": "Keywords", "rules": "Rules text", "power": "Power"}
 
-    ``[{"label": "Class indicator", "text": "E"}, {"label": "Name", …}, …]``: class
-    indicator, name, keyword(s), rules text (``braille_rules`` if set, else ``rules``;
-    an empty string leaves it out), power last.
+
+def braille_parts(deck: Deck, card: Card) -> dict[str, str]:
+    """The print text that went into each field of a card's braille block (DESIGN.md §3).
+
+    Keys in block order, as in ``BrailleBlock.line_fields``: ``indicator`` (the class
+    indicator letter, then a Power Crystal's A/P mark), ``name``, ``keywords``,
+    ``rules`` (``braille_rules`` if set, else ``rules``; an empty string leaves it
+    out) and ``power``. A field without text is absent.
     """
     cls = deck.game.class_by_id(card.class_id)
-    parts = [{"label": "Class indicator", "text": f"{cls.indicator} ({cls.name})" if cls else card.class_id}]
-    parts.append({"label": "Name", "text": card.name})
+    parts: dict[str, str] = {}
+    if cls is not None:
+        parts["indicator"] = f"{cls.indicator} ({cls.name})" + (f" {card.indicator}" if card.indicator else "")
+    parts["name"] = card.name
     if card.keywords:
-        parts.append({"label": "Keyword" if len(card.keywords) == 1 else "Keywords", "text": " ".join(card.keywords)})
+        parts["keywords"] = " ".join(card.keywords)
     rules = card.braille_rules if card.braille_rules is not None else card.rules
-    if rules:
-        parts.append({"label": "Rules text", "text": rules})
+    if rules and rules.strip():
+        parts["rules"] = " ".join(rules.split())
     if card.power is not None:
-        parts.append({"label": "Power", "text": card.power})
+        parts["power"] = card.power
     return parts
 
 
 def _braille_view(deck: Deck, card: Card, block: BrailleBlock | None) -> dict | None:
+    """Rows ``{"number", "cells", "field"}`` for the lines on the card, plus the print parts."""
     if block is None:
         return None
-    shown = list(block.lines[: block.lines_available])
+    fields = list(block.line_fields) + [""] * (len(block.lines) - len(block.line_fields))
+    shown = [{"number": i + 1, "cells": line, "field": FIELD_LABELS.get(fields[i], fields[i])}
+             for i, line in enumerate(block.lines[: block.lines_available])]
+    parts = braille_parts(deck, card)
     return {
         "shown": shown,
         "needed": len(block.lines),
         "fits": len(block.lines) <= block.lines_available,
         "cells_per_line": block.cells_per_line,
-        "parts": braille_parts(deck, card),
+        "parts": [{"label": FIELD_LABELS[k], "text": v} for k, v in parts.items()],
     }
 
 
@@ -293,7 +292,7 @@ def render_index(deck: Deck) -> str:
     keywords = [{"name": k.name, "summary": k.summary, "die": (d.name if (d := g.die_by_id(k.die)) else k.die) if k.die else None} for k in g.keywords]
     return environment().get_template("index.html.j2").render(
         game=g, title=f"{g.title} card archive", root="", summary=_summary(deck), quickstart=_quickstart(deck),
-        classes=classes, dice=[_die_view(d) for d in g.dice], keywords=keywords,
+        classes=classes, dice=[die_view(d) for d in g.dice], keywords=keywords,
     )
 
 

@@ -11,7 +11,8 @@ import yaml
 
 from engine.load import load_game
 from engine.model import Die
-from pipeline.archive import check_qr_links, die_key, page_path, write_archive
+from pipeline.archive import check_qr_links, die_view, page_path, write_archive
+from pipeline.braille.layout import layout_deck
 
 
 def _edit(folder: Path, name: str, change) -> None:
@@ -147,13 +148,11 @@ def test_page_path(card_path, expected):
     assert (str(result) if result else None) == expected
 
 
-def test_die_key_letters_and_ueb_numbers():
-    d12 = Die(id="d12", name="D12", faces=12, size="35mm", shape="pentagon", encoding="letters")
-    key = dict(die_key(d12))
-    assert key["1"] == "⠁" and key["10"] == "⠚" and key["11"] == "⠅" and key["12"] == "⠇"
-    d10 = Die(id="d10", name="D10", faces=10, size="16mm", shape="square", encoding="ueb-numbers")
-    key = dict(die_key(d10))
-    assert key["1"] == "⠼⠁" and key["9"] == "⠼⠊" and key["10"] == "⠼⠁⠚"
+def test_die_view_takes_the_faces_from_the_braille_stage():
+    d6 = Die(id="d6", name="D6", faces=6, size="16mm", shape="square", encoding="ueb-numbers")
+    view = die_view(d6)
+    assert [(r["label"], r["cells"], r["dots"]) for r in view["key_rows"]][-1] == ("6", "⠼⠋", "dots 3456 dots 124")
+    assert [r["underline"] for r in view["key_rows"]] == [False] * 5 + [True]  # 6 reads as 9 upside down
 
 
 def test_index_shows_the_dice_key(mini_dir, tmp_path):
@@ -163,3 +162,22 @@ def test_index_shows_the_dice_key(mini_dir, tmp_path):
     rows = [[c.text_content() for c in tr] for tr in doc.xpath("//section[@aria-labelledby='dice']//tbody/tr")]
     assert len(rows) == 12
     assert rows[11] == ["12", "⠇", "dots 123"]
+
+
+def test_braille_lines_with_their_print_equivalent(mini_dir, tmp_path):
+    deck = load_game(mini_dir)
+    blocks, _ = layout_deck(deck)
+    write_archive(deck, blocks, None, tmp_path)
+    doc = lxml.html.fromstring((tmp_path / "cards" / "fireball.html").read_bytes())
+    rows = [[c.text_content() for c in tr] for tr in doc.xpath("//table[@class='braille-lines']/tbody/tr")]
+    block = blocks["fireball"]
+    assert [r[1] for r in rows] == list(block.lines)
+    # checked by hand against UEB grade 2: class indicator F = capital sign + f ⠠⠋; "Fireball" letter by
+    # letter ⠠⠋⠊⠗⠑⠃⠁⠇⠇ (no contraction applies); power "?" = full cell ⠿ then question mark ⠦
+    assert rows[0] == ["1", "⠠⠋", "Class indicator"]
+    assert rows[1] == ["2", "⠠⠋⠊⠗⠑⠃⠁⠇⠇", "Name"]
+    assert rows[-1][1:] == ["⠿⠦", "Power"]
+    assert all(r[1].strip() and all("⠀" <= ch <= "⠿" for ch in r[1]) for r in rows)
+    assert doc.xpath("//table[@class='braille-lines']//span/@lang") == ["en-Brai"] * len(rows)
+    parts = {dt.text_content(): dt.getnext().text_content() for dt in doc.xpath("//section[@aria-labelledby='braille-heading']//dl//dt")}
+    assert parts == {"Class indicator": "F (Forest)", "Name": "Fireball", "Keywords": "Rally! Enchant!", "Power": "?"}

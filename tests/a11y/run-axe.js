@@ -6,17 +6,21 @@
 //   node run-axe.js ARCHIVE_DIR        prints a JSON report; exit 0 when clean, 1 on any problem,
 //                                      2 when the run itself fails (no Chromium, no pages).
 //
-// One browser for all pages; pages are opened from file:// URLs. CHROMIUM overrides the
-// browser path (default /usr/bin/chromium).
+// One browser for all pages, two tabs at a time. Pages are served from a loopback HTTP server
+// (127.0.0.1, a free port, closed at the end) so Chromium caches the compiled axe script
+// across pages. CHROMIUM overrides the browser path (default /usr/bin/chromium).
 'use strict';
 
 const fs = require('fs');
+const http = require('http');
 const os = require('os');
 const path = require('path');
-const { pathToFileURL } = require('url');
 const { chromium } = require('playwright-core');
 
-const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'));
+const AXE_PATH = '/__deckpress_axe__.js';
+const TYPES = { '.html': 'text/html; charset=utf-8', '.css': 'text/css', '.png': 'image/png', '.js': 'text/javascript' };
+const TABS = 2;
 // WCAG 2.0/2.1/2.2 A and AA plus axe's best practices (landmarks, one h1, heading order, skip link).
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 const ARGS = [
@@ -34,13 +38,32 @@ function htmlFiles(dir) {
   return out.sort();
 }
 
-async function checkPage(context, file) {
-  const page = await context.newPage();
-  const problems = { page: file, violations: [], reflow: null, focus: null };
-  try {
+// Serve ROOT's files and the axe script on 127.0.0.1 only; nothing outside ROOT is served.
+function serve(root) {
+  const server = http.createServer((req, res) => {
+    const url = decodeURIComponent(req.url.split('?')[0]);
+    if (url === AXE_PATH) {
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'max-age=3600' });
+      res.end(AXE_SOURCE);
+      return;
+    }
+    const file = path.resolve(root, '.' + url);
+    if (!file.startsWith(root + path.sep)) { res.writeHead(403); res.end(); return; }
+    fs.readFile(file, (err, data) => {
+      if (err) { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+      res.end(data);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+async function checkPage(page, base, root, file) {
+  const problems = { page: path.relative(root, file), violations: [], reflow: null, focus: null };
+  {
     await page.setViewportSize({ width: 1024, height: 768 });
-    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-    await page.addScriptTag({ content: AXE_SOURCE });
+    await page.goto(base + '/' + problems.page.split(path.sep).map(encodeURIComponent).join('/'), { waitUntil: 'load' });
+    await page.addScriptTag({ url: base + AXE_PATH });
     const result = await page.evaluate(async (tags) => {
       // eslint-disable-next-line no-undef
       const r = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
@@ -69,8 +92,6 @@ async function checkPage(context, file) {
       const w = document.documentElement.scrollWidth;
       return w > 320 ? `page is ${w} CSS px wide at a 320 px viewport` : null;
     });
-  } finally {
-    await page.close();
   }
   return problems;
 }
@@ -81,7 +102,8 @@ async function main() {
     console.error(`usage: node run-axe.js ARCHIVE_DIR (got ${dir})`);
     process.exit(2);
   }
-  const files = htmlFiles(path.resolve(dir));
+  const root = path.resolve(dir);
+  const files = htmlFiles(root);
   if (files.length === 0) {
     console.error(`no .html pages under ${dir}`);
     process.exit(2);
@@ -92,11 +114,23 @@ async function main() {
     headless: true,
     args: ARGS,
   });
-  const pages = [];
+  const server = await serve(root);
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const pages = new Array(files.length);
+  let next = 0;
+  async function worker() {
+    const tab = await context.newPage();
+    while (next < files.length) {
+      const i = next++;
+      pages[i] = await checkPage(tab, base, root, files[i]);
+    }
+    await tab.close();
+  }
   try {
-    for (const file of files) pages.push(await checkPage(context, file));
+    await Promise.all(Array.from({ length: Math.min(TABS, files.length) }, worker));
   } finally {
     await context.close();
+    server.close();
     fs.rmSync(profile, { recursive: true, force: true });
   }
   const bad = pages.filter((p) => p.violations.length || p.reflow || p.focus);
@@ -105,7 +139,7 @@ async function main() {
     axe: require('axe-core/package.json').version,
     tags: TAGS,
     violations: pages.reduce((n, p) => n + p.violations.length, 0),
-    problems: bad.map((p) => ({ ...p, page: path.relative(path.resolve(dir), p.page) })),
+    problems: bad,
   };
   process.stdout.write(JSON.stringify(report, null, 2) + '\n');
   process.exit(bad.length ? 1 : 0);

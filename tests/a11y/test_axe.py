@@ -1,0 +1,60 @@
+"""Accessibility of the card archive: axe-core (WCAG 2.0–2.2 A/AA and best practices) in Debian's
+Chromium over every archive page of one shipped game, plus reflow at 320 CSS px and a visible
+keyboard focus (tests/a11y/run-axe.js). Zero problems or the test fails.
+
+Set up by ``make a11y-setup`` (apt: chromium; npm ci here: axe-core, playwright-core; no
+browser download). The test fails, naming that target, when the setup is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import CARDDATA, GAMES
+from engine.load import load_game
+from pipeline.archive import check_qr_links, write_archive
+from pipeline.braille.layout import layout_deck
+
+HERE = Path(__file__).resolve().parent
+CHROMIUM = Path("/usr/bin/chromium")
+#: The shipped game whose archive is checked (the fixture game until the shipped data lands).
+GAME = CARDDATA / "apprentice" if (CARDDATA / "apprentice" / "cards.yaml").is_file() else GAMES / "mini"
+
+
+def _setup_missing() -> str | None:
+    if shutil.which("node") is None:
+        return "node is not installed"
+    if not CHROMIUM.is_file():
+        return f"{CHROMIUM} is not installed"
+    for pkg in ("axe-core", "playwright-core"):
+        if not (HERE / "node_modules" / pkg / "package.json").is_file():
+            return f"tests/a11y/node_modules/{pkg} is missing"
+    return None
+
+
+@pytest.fixture(scope="module")
+def archive_dir(tmp_path_factory) -> Path:
+    deck = load_game(GAME)
+    blocks, _ = layout_deck(deck)
+    out = tmp_path_factory.mktemp("archive")
+    write_archive(deck, blocks, None, out)
+    assert check_qr_links(deck, out) == []
+    return out
+
+
+def test_axe_reports_zero_violations_on_every_archive_page(archive_dir):
+    missing = _setup_missing()
+    if missing:
+        pytest.fail(f"accessibility setup incomplete ({missing}): run `make a11y-setup`")
+    pages = sorted(archive_dir.rglob("*.html"))
+    run = subprocess.run(["node", str(HERE / "run-axe.js"), str(archive_dir)], capture_output=True, text=True, timeout=300)
+    assert run.returncode in (0, 1), f"the axe run itself failed:\n{run.stderr}"
+    report = json.loads(run.stdout)
+    assert report["pages"] == len(pages) >= 2
+    assert report["problems"] == [], json.dumps(report["problems"], indent=2, ensure_ascii=False)
+    assert report["violations"] == 0 and run.returncode == 0
