@@ -92,10 +92,11 @@ def test_every_byte_in_range_for_every_profile_and_layout(mini, tmp_path):
     made = []
     for profile, layout in [("card-3x5", "card"), ("card-3x5", "sheet"), ("generic-40x25", "sheet"),
                             ("index-everest-d", "sheet"), ("index-basic-d", "sheet"),
-                            ("enabling-technologies-romeo-60", "sheet"), ("viewplus-tiger-max", "sheet")]:
+                            ("enabling-technologies-romeo-60", "sheet"), ("viewplus-tiger-max", "sheet"),
+                            ("index-basic-d", "card"), ("enabling-technologies-romeo-60", "card")]:
         result = write_embosser_files(deck, blocks, tmp_path, profile, layout, formats=("brf",))
         made += [p for p in result.paths if p.suffix == ".brf"]
-    assert len(made) == 7
+    assert len(made) == 9
     for path in made:
         data = path.read_bytes()
         assert set(data) - set(range(0x20, 0x60)) <= {0x0D, 0x0A, 0x0C}, path

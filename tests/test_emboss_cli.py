@@ -30,7 +30,7 @@ def test_emboss_sheet_brf_only(mini_dir, tmp_path):
 def test_everest_cannot_take_loose_cards_exit_2(mini_dir, tmp_path):
     result = runner.invoke(app, ["emboss", str(mini_dir), "--profile", "index-everest-d", "--layout", "card", "--out", str(tmp_path)])
     assert result.exit_code == 2
-    assert "cannot take a 76.2 × 127 mm page" in result.output and "sheet layout" in result.output
+    assert "cannot take a 76.2 × 127 mm card" in result.output and "sheet layout" in result.output
     assert "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
 

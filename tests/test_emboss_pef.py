@@ -72,7 +72,8 @@ def test_every_pef_we_write_validates(mini, tmp_path):
         result = write_embosser_files(deck, blocks, tmp_path, profile, "sheet", formats=("pef",), copies=True, date="2026-01-01")
         made += result.paths
     made += write_embosser_files(deck, blocks, tmp_path, "index-everest-d", "sheet", formats=("pef",), interpoint=True, date="2026-01-01").paths
-    assert len(made) == 7
+    made += write_embosser_files(deck, blocks, tmp_path, "index-basic-d", "card", formats=("pef",), date="2026-01-01").paths
+    assert len(made) == 8
     for path in made:
         assert validate_pef(path) == [], path
     assert 'duplex="true"' in (tmp_path / "mini-index-everest-d-sheet.pef").read_text()

@@ -107,3 +107,24 @@ def test_build_jobs_follow_the_profile_paper():
     assert jobs_for("card-3x5") == DEFAULT_JOBS == (("card-3x5", "card"), ("index-everest-d", "sheet"))
     assert jobs_for("index-everest-d") == (("index-everest-d", "sheet"),)
     assert jobs_for("index-basic-d") == (("index-basic-d", "sheet"), ("index-everest-d", "sheet"))
+
+
+@pytest.mark.parametrize("name", ["index-basic-d", "enabling-technologies-romeo-60"])
+def test_tractor_profiles_take_continuous_card_stock(name):
+    # 76.2 mm card + 2 × 12.7 mm pin-feed strips = 101.6 mm of paper: ≥ 100 mm (Basic-D), = 4 in (Romeo 60).
+    fmt = load_profile(name).card_format(76.2, 127.0)
+    assert (fmt.cells_per_line, fmt.lines_per_page) == (10, 11)  # inside ¼ in card margins, as on card-3x5
+
+
+@pytest.mark.parametrize("name", ["index-everest-d", "viewplus-tiger-max", "generic-40x25"])
+def test_sheet_fed_profiles_take_no_loose_cards(name):
+    with pytest.raises(PaperSizeError, match=r"cannot take a 76\.2 × 127 mm card: .*not card stock"):
+        load_profile(name).card_format(76.2, 127.0)
+
+
+def test_card_stock_strips_only_on_tractor_paper(tmp_path):
+    text = (EMBOSSERS / "index-everest-d.yaml").read_text().replace("  default: {width: 11.5in, height: 11in}\n", "  default: {width: 11.5in, height: 11in}\n  card_stock_strips: 0.5in\n")
+    path = tmp_path / "index-everest-d.yaml"
+    path.write_text(text)
+    with pytest.raises(ProfileError, match=r"field paper: .*needs kind: tractor"):
+        read_profile(path)

@@ -30,6 +30,9 @@ from engine.units import pt_to_mm
 
 EMBOSSERS = Path(__file__).resolve().parent.parent.parent / "templates" / "embossers"
 
+#: Margin of a loose card on every side: ¼ in (DESIGN.md §3, the card layout's critical inset).
+CARD_MARGIN_MM = 6.35
+
 #: Tolerance (mm) when comparing lengths and counting whole cells: 85.0 mm ÷ 8.5 mm is 10 cells, not 9.
 _EPS = 1e-6
 
@@ -83,7 +86,12 @@ class Size(BaseModel):
 
 
 class Paper(BaseModel):
-    """What paper the embosser takes: its kind, width and length limits, and the size deckpress uses for sheets."""
+    """What paper the embosser takes: its kind, width and length limits, and the size deckpress uses for sheets.
+
+    ``card_stock_strips`` (tractor paper only) is the width of the pin-feed strip on each
+    side of continuous card stock: cards then feed as pages of the card's size, the
+    paper being the card plus both strips. Without it, only ``card`` paper takes loose cards.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -91,6 +99,13 @@ class Paper(BaseModel):
     width: Range
     height: Range
     default: Size
+    card_stock_strips: Length | None = None
+
+    @model_validator(mode="after")
+    def _strips_on_tractor(self) -> Paper:
+        if self.card_stock_strips is not None and self.kind != "tractor":
+            raise ValueError("card_stock_strips (pin-feed strips of continuous card stock) needs kind: tractor")
+        return self
 
 
 class Margins(BaseModel):
@@ -144,14 +159,40 @@ class EmbosserProfile(BaseModel):
         default = self.paper.default
         w = pt_to_mm(default.width) if width_mm is None else width_mm
         h = pt_to_mm(default.height) if height_mm is None else height_mm
-        if not (self.paper.width.holds(w) and self.paper.height.holds(h)):
-            raise PaperSizeError(
-                f"embosser profile {self.id!r} ({self.model}) cannot take a {_fmt(w)} × {_fmt(h)} mm page: "
-                f"its {self.paper.kind} paper must be {self.paper.width.text()} wide and {self.paper.height.text()} long"
-            )
+        self._check_paper(w, h, f"a {_fmt(w)} × {_fmt(h)} mm page")
         m = self.margins
-        inner_w = w - pt_to_mm(m.left) - pt_to_mm(m.right)
-        inner_h = h - pt_to_mm(m.top) - pt_to_mm(m.bottom)
+        return self._format(w, h, (pt_to_mm(m.left) + pt_to_mm(m.right), pt_to_mm(m.top) + pt_to_mm(m.bottom)))
+
+    def card_format(self, width_mm: float, height_mm: float) -> PageFormat:
+        """The page format of one loose card per page (the card layout).
+
+        ``card`` paper takes the card as a page, inside the profile's margins;
+        ``tractor`` paper with ``card_stock_strips`` takes continuous card stock (the
+        card plus a pin-feed strip each side) inside ¼ in card margins (:data:`CARD_MARGIN_MM`).
+        Raises :class:`PaperSizeError` for any other paper, or a card the paper cannot take.
+        """
+        if self.paper.kind == "card":
+            return self.page_format(width_mm, height_mm)
+        strips = self.paper.card_stock_strips
+        if strips is None:
+            raise PaperSizeError(
+                f"embosser profile {self.id!r} ({self.model}) cannot take a {_fmt(width_mm)} × {_fmt(height_mm)} mm card: "
+                f"it feeds {self.paper.kind} paper {self.paper.width.text()} wide and {self.paper.height.text()} long, not card stock"
+            )
+        paper_w = width_mm + 2 * pt_to_mm(strips)
+        self._check_paper(paper_w, height_mm, f"a {_fmt(width_mm)} × {_fmt(height_mm)} mm card on continuous card stock ({_fmt(paper_w)} mm across with its pin-feed strips)")
+        return self._format(width_mm, height_mm, (2 * CARD_MARGIN_MM, 2 * CARD_MARGIN_MM))
+
+    def _check_paper(self, paper_w: float, paper_h: float, what: str) -> None:
+        if not (self.paper.width.holds(paper_w) and self.paper.height.holds(paper_h)):
+            raise PaperSizeError(
+                f"embosser profile {self.id!r} ({self.model}) cannot take {what}: its {self.paper.kind} paper "
+                f"must be {self.paper.width.text()} wide and {self.paper.height.text()} long"
+            )
+
+    def _format(self, w: float, h: float, margins: tuple[float, float]) -> PageFormat:
+        inner_w = w - margins[0]
+        inner_h = h - margins[1]
         cells = max(0, math.floor(inner_w / self.cell_pitch_mm + _EPS))
         lines = max(0, math.floor(inner_h / self.line_pitch_mm + _EPS))
         if self.max_cells is not None:

@@ -85,7 +85,7 @@ def page_format_for(deck: Deck, profile: EmbosserProfile, layout: Layout) -> Pag
         if (deck.game.card.orientation == "landscape") != (w > h):
             w, h = h, w
         try:
-            return profile.page_format(w, h)
+            return profile.card_format(w, h)
         except PaperSizeError as exc:
             raise PaperSizeError(f"{exc}; for loose cards use a card-stock profile such as card-3x5, or the sheet layout") from None
     if layout == "sheet":
