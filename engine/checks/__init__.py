@@ -1,1 +1,9 @@
-"""The registered deck checks. Importing this package registers every check module."""
+"""The registered deck checks. Importing this package registers every check module.
+
+Families: CP composition, KW keywords, PW power, DQ data quality (data alone);
+RB rules text (data against the ``--rulebook`` file).
+"""
+
+from engine.checks import rulebook_counts  # noqa: F401
+from engine.checks import rulebook_terms  # noqa: F401
+from engine.checks import rulebook_text  # noqa: F401

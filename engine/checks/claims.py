@@ -1,0 +1,259 @@
+"""Claims a rulebook makes about counts: cards, copies, unique cards, totals, deals, players, classes.
+
+Each extractor reads :meth:`engine.rulebook.Rulebook.paragraphs` with plain regular
+expressions (one per phrasing, listed below) and returns located claims; the checks in
+:mod:`engine.checks.rulebook_counts` compare them with the data. Phrasings recognised
+(N is digits or an English number word; "class" also matches "faction"):
+
+- "N copies of M unique [Name] cards" → copies and unique per class (or of Name);
+- "M unique [Name] cards"; "N cards per class"; "each class contains (a total of) N cards";
+- "N total [Name] cards", "a total of N cards", "(all N cards)", "consists of N [Name] cards";
+- a component list: a bullet under a "Contents"/"Components" heading, "N [Name] cards" or
+  "N Names"; a stated total "N cards" followed by bullet items "N Names";
+- deals: "deal each player N cards", "each player should have (a total of) N cards",
+  "deal N cards to each player"; the player count comes from the nearest heading
+  such as "3 PLAYERS" or "2-Player Directions";
+- players: "2-4 player(s)", "Players: 2-4";
+- class lists: "N [playable] classes: A, B, C and D".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, to_int
+
+_F = re.I
+_SUBJ = r"(?P<subj>(?:[\w’'×”\"-]+\s+){0,3}?)"
+_COPIES_OF_UNIQUE = re.compile(rf"\b(?P<copies>{NUMBER})x?\s+cop(?:y|ies)\s+(?:each\s+)?of\s+(?P<unique>{NUMBER})\s+unique\s+{_SUBJ}cards?\b", _F)
+_UNIQUE = re.compile(rf"\b(?P<n>{NUMBER})\s+unique\s+{_SUBJ}cards?\b", _F)
+_PER_CLASS = re.compile(rf"\b(?P<n>{NUMBER})\s+cards\s+(?:per|in\s+each|for\s+each)\s+(?:class|faction)\b", _F)
+_EACH_CONTAINS = re.compile(
+    rf"\beach\s+(?:class|faction)(?:['’]s)?\s+(?:deck\s+)?(?:should\s+|will\s+|must\s+)?(?:now\s+)?(?:contains?|has|have|holds?)\s+(?:now\s+)?(?:a\s+total\s+of\s+)?(?P<n>{NUMBER})\s+cards\b",
+    _F,
+)
+_TOTALS = (
+    re.compile(rf"\b(?P<n>{NUMBER})\s+total\s+{_SUBJ}cards\b", _F),
+    re.compile(rf"\btotal\s+of\s+(?P<n>{NUMBER})\s+{_SUBJ}cards\b(?!\s+(?:per|in\s+each|for\s+each)\b)", _F),
+    re.compile(rf"\(all\s+(?P<n>{NUMBER})\s+{_SUBJ}cards\)", _F),
+    re.compile(rf"\bconsists?\s+of\s+(?P<n>{NUMBER})\s+{_SUBJ}cards\b", _F),
+)
+_ITEM_CARDS = re.compile(r"^(?P<n>\d+)x?\s+" + _SUBJ + r"cards?\b", _F)
+_ITEM_NOUN = re.compile(r"^(?P<n>\d+)x?\s+(?P<subj>[A-Za-z][\w’' -]*?)\s*(?:[,(:;]|$)")
+_LIST_TOTAL = re.compile(r"^(?:[\w ]+:\s*)?\(?(?P<n>\d+)\s+(?:[\w-]+\s+){0,2}?cards?\)?:?\s*$", _F)
+_CONTENTS_HEADING = re.compile(r"\b(?:contents|components|in\s+the\s+box)\b", _F)
+_DEALS = (
+    re.compile(rf"\bdeal\s+each\s+player\s+(?P<n>{NUMBER})\s+cards\b", _F),
+    re.compile(rf"\beach\s+player\s+(?:should|will|must|shall)\s+(?:now\s+)?(?:have|get|receive|be\s+dealt|hold)\s+(?:a\s+total\s+of\s+)?(?P<n>{NUMBER})\s+cards\b", _F),
+    re.compile(rf"\bdeal\s+(?P<n>{NUMBER})\s+cards\s+(?:to\s+)?each\s+player\b", _F),
+    re.compile(rf"\beach\s+player\s+is\s+dealt\s+(?P<n>{NUMBER})\s+cards\b", _F),
+)
+_PLAYER_HEADING = re.compile(r"(?<![-–]\s)(?<![-–])\b(?P<p>\d)[\s-]*players?\b|\bplayers?\s*:\s*(?P<q>\d)\b(?!\s*[-–])", _F)
+_PLAYERS = (
+    re.compile(r"\b(?P<a>\d{1,2})\s*[-–]\s*(?P<b>\d{1,2})\s*[- ]?players?\b", _F),
+    re.compile(r"\bplayers?\s*:\s*(?P<a>\d{1,2})\s*[-–]\s*(?P<b>\d{1,2})\b", _F),
+    re.compile(r"\bfor\s+(?P<a>\d{1,2})\s+to\s+(?P<b>\d{1,2})\s+players\b", _F),
+)
+_CLASS_LIST = re.compile(rf"(?:\b(?P<n>{NUMBER})\s+(?:[\w-]+\s+){{0,3}}?)?\b(?:classes|factions|class|faction)\s*:\s*(?P<names>[^.:;]+)", _F)
+_NAME_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*")
+_SENTENCE_BREAK = re.compile(r"[.!?]['\"”’)]*\s+(?=[A-Z“\"‘(])")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One stated count, located in the rulebook.
+
+    ``kind``: ``cards`` (printed cards, copies counted), ``unique``, ``copies``,
+    ``deal`` (cards per player), ``players`` (``number`` = min, ``upper`` = max).
+    ``subject`` the words naming what is counted ("Power Crystal", "Artifacts"; "" when
+    none); ``each`` True for per-class claims ("each class", "per class"); ``total``
+    True when the claim can only mean the whole game (a component-list total, "deck
+    total"); ``players`` the player count a deal is for (None when not stated);
+    ``sentence`` the sentence it was read from; ``text`` the matched words.
+    """
+
+    kind: str
+    number: int
+    line: Line
+    column: int
+    text: str
+    sentence: str
+    subject: str = ""
+    each: bool = False
+    total: bool = False
+    players: int | None = None
+    upper: int | None = None
+
+
+@dataclass(frozen=True)
+class ComponentList:
+    """A stated total ("58 cards") and the bullet items listed under it with their numbers."""
+
+    total: int
+    line: Line
+    items: tuple[tuple[Line, int, str], ...]
+
+
+@dataclass(frozen=True)
+class ClassList:
+    """Class names listed after "classes:"; ``stated`` is the number written before it, if any."""
+
+    stated: int | None
+    names: tuple[tuple[str, Line, int], ...]
+    line: Line
+    text: str
+
+
+def sentence_of(text: str, offset: int) -> str:
+    """The sentence of ``text`` holding character ``offset``."""
+    start, end = 0, len(text)
+    for m in _SENTENCE_BREAK.finditer(text):
+        if m.end() <= offset:
+            start = m.end()
+        elif m.start() >= offset:
+            end = m.start() + 1
+            break
+    return text[start:end]
+
+
+def in_contents(rb: Rulebook, line: Line) -> bool:
+    """True when a bullet line sits in a component list ("Contents:", "Components"),
+    directly or under a stated total such as "58 cards" right below that heading."""
+    if not line.bullet:
+        return False
+    head = rb.heading_before(line.number)
+    if head is not None and _LIST_TOTAL.match(head.body.strip()):
+        head = rb.heading_before(head.number - 1)
+    return head is not None and bool(_CONTENTS_HEADING.search(head.body))
+
+
+def _claim(kind: str, n: int, p: Paragraph, m: re.Match, group: str = "n", **extra) -> Claim:
+    at = m.start(group)
+    return Claim(kind, n, p.line_at(at), p.column_at(at), m.group(0).strip(), sentence_of(p.text, at), **extra)
+
+
+def count_claims(rb: Rulebook) -> list[Claim]:
+    """Every stated card count (cards, unique, copies) in reading order."""
+    out: list[Claim] = []
+    for p in rb.paragraphs():
+        taken: list[tuple[int, int]] = []
+
+        def free(m: re.Match) -> bool:
+            return not any(a < m.end() and m.start() < b for a, b in taken)
+
+        def each(m: re.Match) -> bool:
+            s = sentence_of(p.text, m.start()).lower()
+            return bool(re.search(r"\b(?:each|every|per)\s+(?:class|faction)", s))
+
+        for m in _COPIES_OF_UNIQUE.finditer(p.text):
+            subj, e = m.group("subj").strip(), each(m)
+            out.append(_claim("copies", to_int(m.group("copies")), p, m, "copies", subject=subj, each=e))
+            out.append(_claim("unique", to_int(m.group("unique")), p, m, "unique", subject=subj, each=e))
+            taken.append(m.span())
+        for m in _UNIQUE.finditer(p.text):
+            if free(m):
+                out.append(_claim("unique", to_int(m.group("n")), p, m, subject=m.group("subj").strip(), each=each(m)))
+                taken.append(m.span())
+        for rx in (_PER_CLASS, _EACH_CONTAINS):
+            for m in rx.finditer(p.text):
+                if free(m):
+                    out.append(_claim("cards", to_int(m.group("n")), p, m, each=True))
+                    taken.append(m.span())
+        for rx in _TOTALS:
+            for m in rx.finditer(p.text):
+                if free(m) and not re.search(r"\beach\s+player\b", sentence_of(p.text, m.start()), re.I):
+                    sentence = sentence_of(p.text, m.start()).lower()
+                    whole = bool(re.search(r"\b(?:deck|game)\s+total\b|\bin\s+total\b", sentence))
+                    out.append(_claim("cards", to_int(m.group("n")), p, m, subject=m.group("subj").strip(), total=whole))
+                    taken.append(m.span())
+        if p.first.bullet and in_contents(rb, p.first):
+            m = _ITEM_CARDS.match(p.text) or _ITEM_NOUN.match(p.text)
+            if m and free(m) and not re.search(r"\b(?:per\s+(?:class|faction)|cop(?:y|ies))\b", m.group(0), re.I):
+                rest = p.text[m.end():].lower()
+                if not re.match(r"\s*(?:per|in\s+each|for\s+each)\s+(?:class|faction)", rest):
+                    out.append(_claim("cards", int(m.group("n")), p, m, subject=m.group("subj").strip(), total=True))
+    return sorted(out, key=lambda c: (c.line.number, c.column))
+
+
+def component_lists(rb: Rulebook) -> list[ComponentList]:
+    """Stated totals followed by numbered bullet items (the box's component list)."""
+    out: list[ComponentList] = []
+    lines = rb.lines
+    for i, ln in enumerate(lines):
+        m = _LIST_TOTAL.match(ln.body.strip()) if not ln.bullet else None
+        if not m:
+            continue
+        items: list[tuple[Line, int, str]] = []
+        for nxt in lines[i + 1:]:
+            if nxt.blank:
+                if items:
+                    break
+                continue
+            if not nxt.bullet:
+                break
+            if (nxt.indent or 0) > min((it[0].indent or 0) for it in items) if items else False:
+                continue  # a nested note under an item
+            num = re.match(r"(\d+)x?\s+(.*)", nxt.body.strip())
+            if num:
+                items.append((nxt, int(num.group(1)), num.group(2)))
+        if len(items) >= 2:
+            out.append(ComponentList(int(m.group("n")), ln, tuple(items)))
+    return out
+
+
+def _players_for(rb: Rulebook, line: Line) -> int | None:
+    """The player count of the section holding ``line``, from the nearest heading naming one."""
+    for ln in reversed(rb.lines[: line.number]):
+        if ln.heading:
+            m = _PLAYER_HEADING.search(ln.body)
+            if m:
+                return int(m.group("p") or m.group("q"))
+    return None
+
+
+def deal_claims(rb: Rulebook) -> list[Claim]:
+    """Cards each player is dealt or holds, with the player count of the section when stated."""
+    out = []
+    for p in rb.paragraphs():
+        for rx in _DEALS:
+            for m in rx.finditer(p.text):
+                c = _claim("deal", to_int(m.group("n")), p, m)
+                out.append(Claim(**{**c.__dict__, "players": _players_for(rb, c.line)}))
+    return sorted(out, key=lambda c: (c.line.number, c.column))
+
+
+def player_claims(rb: Rulebook) -> list[Claim]:
+    """Stated player ranges ("2-4 player", "Total Players: 2-4")."""
+    out = []
+    for p in rb.paragraphs():
+        seen: set[int] = set()
+        for rx in _PLAYERS:
+            for m in rx.finditer(p.text):
+                if m.start() in seen:
+                    continue
+                seen.add(m.start())
+                out.append(_claim("players", int(m.group("a")), p, m, "a", upper=int(m.group("b"))))
+    return out
+
+
+def class_lists(rb: Rulebook) -> list[ClassList]:
+    """Lists of class (faction) names: "4 playable classes: Ember, Forest, Glacier, Spirit"."""
+    out = []
+    for p in rb.paragraphs():
+        for m in _CLASS_LIST.finditer(p.text):
+            names: list[tuple[str, Line, int]] = []
+            offset = m.start("names")
+            for part in _NAME_SPLIT.split(m.group("names")):
+                at = p.text.find(part, offset) if part else -1
+                words = part.split()
+                if not words:
+                    continue
+                if len(words) > 3 or not all(w[:1].isupper() for w in words):
+                    break
+                names.append((part.strip(), p.line_at(at), p.column_at(at)))
+                offset = at + len(part)
+            if len(names) >= 2:
+                stated = to_int(m.group("n")) if m.group("n") else None
+                out.append(ClassList(stated, tuple(names), p.line_at(m.start()), m.group(0).strip()))
+    return out

@@ -1,0 +1,93 @@
+"""Helpers shared by the check modules: what a rulebook word refers to in the data, and locations.
+
+A *referent* is something a rulebook can count: a class ("Power Crystal", "Wizards"),
+a card kind ("Artifacts", "overview cards") or a separate draw deck. Names match
+case-insensitively with plural "s" ignored ("Power Crystals cards" → class Power Crystal).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.findings import Location
+from engine.model import Card, Deck
+from engine.rulebook import Line, Rulebook
+
+
+@dataclass(frozen=True)
+class Referent:
+    """Cards a rulebook phrase can mean: ``label`` for messages, the ``cards``, and a data ``location``."""
+
+    label: str
+    cards: tuple[Card, ...]
+    location: Location
+
+    @property
+    def printed(self) -> int:
+        """Printed cards (copies counted)."""
+        return sum(c.copies for c in self.cards)
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words with a plural "s" dropped: ``"Power Crystals"`` → ``["power", "crystal"]``."""
+    out = []
+    for w in re.findall(r"[a-z0-9]+", text.replace("’", "'").lower()):
+        out.append(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+def _contains(haystack: list[str], needle: list[str]) -> bool:
+    n = len(needle)
+    return n > 0 and any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
+
+
+def class_referent(deck: Deck, class_id: str) -> Referent:
+    """The cards of one class, located at its composition entry (or its class definition)."""
+    cls = deck.game.class_by_id(class_id)
+    facts = deck.game.composition.classes.get(class_id)
+    where = facts.where() if facts is not None and facts.where().file else (cls.where() if cls else deck.game.where())
+    return Referent(cls.name if cls else class_id, tuple(deck.cards_of(class_id)), where)
+
+
+def game_referent(deck: Deck) -> Referent:
+    """Every card of the game, located at ``composition.total`` (or the game)."""
+    comp = deck.game.composition
+    where = comp.where("total") if comp.where("total").file else deck.game.where()
+    return Referent(f"the game ({deck.game.id})", tuple(deck.cards), where)
+
+
+def referents_in(deck: Deck, text: str) -> list[Referent]:
+    """Referents named in ``text``: classes first (by name or id), then card kinds, then decks."""
+    hay = words(text)
+    found: list[Referent] = []
+    for cls in deck.game.classes:
+        if _contains(hay, words(cls.name)) or _contains(hay, words(cls.id.replace("-", " "))):
+            found.append(class_referent(deck, cls.id))
+    kinds = sorted({c.kind for c in deck.cards})
+    for kind in kinds:
+        if _contains(hay, words(kind)) and not found:
+            cards = tuple(c for c in deck.cards if c.kind == kind)
+            found.append(Referent(f"kind '{kind}'", cards, cards[0].where("kind")))
+    for deck_id, facts in deck.game.composition.decks.items():
+        if _contains(hay, words(deck_id)) and not found:
+            cards = tuple(c for c in deck.cards if c.class_id in facts.classes)
+            found.append(Referent(f"deck '{deck_id}'", cards, facts.where()))
+    return found
+
+
+def rulebook_of(ctx) -> Rulebook | None:
+    """The parsed rulebook of a check context, or None when ``--rulebook`` was not given."""
+    rb = getattr(ctx, "rulebook", None)
+    return rb if isinstance(rb, Rulebook) else None
+
+
+def at(rb: Rulebook, line: Line, column: int | None = None) -> Location:
+    """The location of a rulebook line (and column) for a finding."""
+    return Location(rb.path, line.number, column if column is not None else line.start + 1)
+
+
+def quote(text: str, limit: int = 60) -> str:
+    """A short quotation of rulebook text for a message."""
+    text = " ".join(text.split())
+    return "“" + (text if len(text) <= limit else text[: limit - 1] + "…") + "”"

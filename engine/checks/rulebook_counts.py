@@ -1,0 +1,215 @@
+"""Rules-text checks on counts (RB001–RB003, RB014): what the rulebook states versus the card data.
+
+The claims come from :mod:`engine.checks.claims`; each finding is located at the
+rulebook line and names the data location it conflicts with in ``related``.
+These checks run only when a rulebook is given (``deckpress check --rulebook FILE``).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from engine.checks.claims import Claim, class_lists, component_lists, count_claims, deal_claims, player_claims
+from engine.checks.common import Referent, at, class_referent, game_referent, quote, referents_in, rulebook_of, words
+from engine.findings import Severity
+from engine.model import Deck
+from engine.registry import Problem, rule
+from engine.rulebook import Rulebook
+
+
+def _each_scope(deck: Deck, rb: Rulebook) -> list[Referent]:
+    """The classes "each class" means: those the rulebook lists, else every class of the main deck."""
+    listed: list[str] = []
+    for cl in class_lists(rb):
+        for name, _, _ in cl.names:
+            cls = next((c for c in deck.game.classes if words(c.name) == words(name)), None)
+            if cls is not None and cls.id not in listed:
+                listed.append(cls.id)
+    ids = listed or [c.id for c in deck.game.classes if c.deck == "main"]
+    return [class_referent(deck, i) for i in ids]
+
+
+def _measure(kind: str, ref: Referent) -> object:
+    if kind == "cards":
+        return ref.printed
+    if kind == "unique":
+        return len(ref.cards)
+    return sorted({c.copies for c in ref.cards})  # copies
+
+
+def _agrees(kind: str, number: int, ref: Referent) -> bool:
+    value = _measure(kind, ref)
+    return value == [number] if kind == "copies" else value == number
+
+
+def _describe(kind: str, ref: Referent) -> str:
+    value = _measure(kind, ref)
+    if kind == "copies":
+        return f"{ref.label} {'/'.join(map(str, value))} per card"
+    return f"{ref.label} {value}"
+
+
+_NOUN = {"cards": "cards", "unique": "unique cards", "copies": "copies of each card"}
+
+
+def _count_problem(rb: Rulebook, deck: Deck, c: Claim) -> Problem | None:
+    if c.each:
+        scope = _each_scope(deck, rb)
+        wrong = [r for r in scope if not _agrees(c.kind, c.number, r)]
+        if not wrong:
+            return None
+        have = ", ".join(_describe(c.kind, r) for r in wrong)
+        return Problem(
+            f"the rulebook states {c.number} {_NOUN[c.kind]} per class ({quote(c.text)}) but the data has {have}",
+            at(rb, c.line, c.column),
+            "correct the rulebook or the card data (copies, cards per class) so they agree before printing",
+            tuple(r.location for r in wrong),
+        )
+    candidates = referents_in(deck, c.subject) if c.subject else []
+    if not candidates and not c.total:
+        candidates = referents_in(deck, c.sentence)
+    if not candidates:
+        if c.kind != "cards" and not c.total:
+            return None  # "10 unique cards" of nothing nameable: not a claim we can check
+        candidates = [game_referent(deck)]
+    if any(_agrees(c.kind, c.number, r) for r in candidates):
+        return None
+    ref = candidates[0]
+    return Problem(
+        f"the rulebook states {c.number} {_NOUN[c.kind]} ({quote(c.text)}) but the data has {_describe(c.kind, ref)}",
+        at(rb, c.line, c.column),
+        "correct the rulebook or the card data so they agree before printing",
+        (ref.location,),
+    )
+
+
+@rule("RB001", "rulebook-count-mismatch", Severity.warning)
+def rulebook_count_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
+    """A count the rulebook states (cards per class, copies, unique cards, totals, players) differs from the data.
+
+    The rulebook is the user's text and the data may be the careful reading, so this is a
+    warning: fix whichever is wrong. Phrasings read: "N copies of M unique cards",
+    "N cards per class", "each class contains N cards", "N total cards", component-list
+    items ("18 Artifacts"), "2-4 players", "4 playable classes: A, B, C".
+
+    Fails: the rulebook says "Each class contains 2 copies of 15 unique cards" and a class
+    of the data has 16 unique cards.
+    Passes: every class of the data has 15 unique cards, 2 copies each.
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    for c in count_claims(rb):
+        problem = _count_problem(rb, deck, c)
+        if problem is not None:
+            yield problem
+    players = deck.game.players
+    for c in player_claims(rb):
+        if (c.number, c.upper) != (players.min, players.max):
+            yield Problem(
+                f"the rulebook states {c.number}-{c.upper} players ({quote(c.text)}) but the data says {players.min}-{players.max}",
+                at(rb, c.line, c.column),
+                "correct players: in game.yaml or the rulebook",
+                (players.where(),),
+            )
+    for cl in class_lists(rb):
+        if cl.stated is not None and cl.stated != len(cl.names):
+            yield Problem(
+                f"the rulebook states {cl.stated} classes but lists {len(cl.names)}: {', '.join(n for n, _, _ in cl.names)}",
+                at(rb, cl.line),
+                "list every class, or correct the number",
+                (deck.game.where("classes"),),
+            )
+    total = deck.total_copies
+    for lst in component_lists(rb):
+        if sum(n for _, n, _ in lst.items) == lst.total and lst.total != total:
+            yield Problem(
+                f"the rulebook's component list states {lst.total} cards but the data has {total}",
+                at(rb, lst.line),
+                "correct the component list or the card data",
+                (game_referent(deck).location,),
+            )
+
+
+@rule("RB002", "component-list-sum-mismatch", Severity.warning)
+def component_list_sum_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
+    """A component list whose items do not add up to the total it states.
+
+    A print shop counts the box against this list; a list that contradicts itself means
+    one of its numbers is wrong. The message also gives the data's total.
+
+    Fails: "58 cards" followed by "• 18 Artifacts", "• 10 Wizards", "• 10 Potions",
+    "• 10 Druids", "• 10 Shapeshifters", "• 2 overview cards" (they add up to 60).
+    Passes: "60 cards" followed by the same items.
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    for lst in component_lists(rb):
+        added = sum(n for _, n, _ in lst.items)
+        if added != lst.total:
+            parts = " + ".join(str(n) for _, n, _ in lst.items)
+            yield Problem(
+                f"the component list states {lst.total} cards but its items add up to {added} ({parts}, lines "
+                f"{lst.items[0][0].number}-{lst.items[-1][0].number}); the data has {deck.total_copies}",
+                at(rb, lst.line),
+                "correct the stated total or the item that is wrong",
+                tuple(at(rb, ln) for ln, _, _ in lst.items) + (game_referent(deck).location,),
+            )
+
+
+@rule("RB003", "rulebook-deal-mismatch", Severity.warning)
+def rulebook_deal_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
+    """The cards each player is dealt, as the rulebook states them, differ from the data's deals.
+
+    The player count comes from the section ("3 PLAYERS", "2-Player Directions"); a deal
+    stated with no player count must match one of the data's deals.
+
+    Fails: under "4 PLAYERS" the rulebook says "Each player should have a total of 15 cards"
+    and the data has ``deals: {4: 14}``.
+    Passes: the data has ``deals: {4: 15}``.
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    deals = deck.game.composition.deals
+    where = deck.game.composition.where("deals") if deck.game.composition.where("deals").file else deck.game.where()
+    for c in deal_claims(rb):
+        if c.players is not None:
+            have = deals.get(c.players)
+            if have == c.number:
+                continue
+            data = f"{have} each" if have is not None else "no deal"
+            message = f"the rulebook deals {c.number} cards to each of {c.players} players ({quote(c.text)}) but the data has {data} for {c.players} players"
+        elif not deals or c.number in deals.values():
+            continue
+        else:
+            stated = ", ".join(f"{p} players: {n}" for p, n in sorted(deals.items()))
+            message = f"the rulebook deals {c.number} cards to each player ({quote(c.text)}) but no deal in the data has {c.number} ({stated})"
+        yield Problem(message, at(rb, c.line, c.column), "correct composition.deals in game.yaml or the rulebook", (where,))
+
+
+@rule("RB014", "rulebook-class-not-in-game", Severity.warning)
+def rulebook_class_not_in_game(deck: Deck, ctx) -> Iterator[Problem]:
+    """The rulebook lists a class (faction) by a name that no class of the data has.
+
+    Class names are printed on cards and read in braille; a name that differs between the
+    rulebook and the cards confuses players.
+
+    Fails: "4 playable classes: Ember, Forest, Glacier, Spirt" (no class is named Spirt).
+    Passes: "4 playable classes: Ember, Forest, Glacier, Spirit".
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    known = {tuple(words(c.name)) for c in deck.game.classes} | {tuple(words(c.id.replace("-", " "))) for c in deck.game.classes}
+    names = ", ".join(c.name for c in deck.game.classes)
+    for cl in class_lists(rb):
+        for name, line, column in cl.names:
+            if tuple(words(name)) not in known:
+                yield Problem(
+                    f"the rulebook names the class '{name}', which the data does not have (classes: {names})",
+                    at(rb, line, column),
+                    "correct the spelling in the rulebook or add the class to game.yaml",
+                    (deck.game.where("classes"),),
+                )

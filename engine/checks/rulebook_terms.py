@@ -1,0 +1,333 @@
+"""Rules-text checks on keywords and dice (RB004–RB008, RB015).
+
+Keyword-like terms are capitalised words ending in "!" ("Rally!", "Epic Chance!").
+A term counts as a keyword (not an exclamation such as "Hello!") when the data defines
+it, when the text defines it, when it is quoted (“Boon!”), or when the sentence runs on
+after it ("Smite! still defeats", "(Rally!)"). Definitions:
+
+- a *keyword definition* is a line starting with the term and a colon: ``Burn!: …``;
+- a *section* explains a term when a heading contains it (``Option: “Pro Rally!”:``);
+  such terms are known to the text but not required in the data.
+
+Dice are named as "D12", "d6" or "12-sided die"; a die's section is the nearest heading
+naming a die; a stated size is read from "35mm D12".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Iterator
+
+from engine.checks.claims import in_contents
+from engine.checks.common import at, rulebook_of
+from engine.findings import Severity
+from engine.model import Deck
+from engine.registry import Problem, rule
+from engine.rulebook import Line, Rulebook, to_int
+
+_TERM = re.compile(r"(?<![\w!’'])(?:(?P<first>[A-Z][a-z]+)[ -])?(?P<last>[A-Z][a-z]+)!(?!!)")
+_DEFINITION = re.compile(r"^[“\"']?(?P<term>[A-Z][A-Za-z]+(?:[ -][A-Z][A-Za-z]+)?)![”\"']?\s*:")
+_DIE = re.compile(r"(?<![\w/])[dD](?P<f>\d{1,3})\b|\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
+_DIE_SIZE = re.compile(r"\b(?P<mm>\d+(?:\.\d+)?)\s*mm\s+(?:[\w/-]+\s+){0,4}?[dD](?P<f>\d{1,3})\b")
+
+
+@dataclass(frozen=True)
+class TermUse:
+    """One occurrence of a keyword-like term: the term with its "!", where, and how it reads."""
+
+    term: str
+    line: Line
+    column: int
+    keyword_like: bool
+    definition: bool
+
+
+def _key(term: str) -> str:
+    return " ".join(term.rstrip("!").casefold().replace("-", " ").split())
+
+
+def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
+    """Every "Word!" occurrence; ``known`` holds case-folded keys of terms defined somewhere."""
+    out: list[TermUse] = []
+    for ln in rb.lines:
+        body = ln.body
+        letters = [c for c in body if c.isalpha()]
+        if letters and all(c.isupper() for c in letters):
+            continue  # an all-capitals heading: case says nothing there
+        define = _DEFINITION.match(body.strip())
+        for m in _TERM.finditer(body):
+            two = f"{m.group('first')} {m.group('last')}" if m.group("first") else None
+            term, start = (two, m.start()) if two and _key(two) in known else (m.group("last"), m.start("last"))
+            before = body[max(0, start - 1) : start]
+            after = body[m.end() :]
+            runs_on = bool(re.match(r"[”\"’']?\s*(?:[,;:)]|[a-z])", after)) or bool(re.match(r"[”\"’']?\s+[a-z]", after))
+            quoted = before in "“\"‘'" and before != ""
+            like = _key(term) in known or quoted or runs_on
+            is_def = bool(define) and _key(define.group("term")) == _key(term) and start <= body.find(define.group("term")) + 1
+            out.append(TermUse(term + "!", ln, ln.start + start + 1, like, is_def))
+    return out
+
+
+def _definitions(rb: Rulebook) -> dict[str, tuple[str, Line]]:
+    """Keyword definitions in the text: key → (spelling with "!", line)."""
+    out: dict[str, tuple[str, Line]] = {}
+    for ln in rb.lines:
+        m = _DEFINITION.match(ln.body.strip())
+        if m:
+            out.setdefault(_key(m.group("term")), (m.group("term") + "!", ln))
+    return out
+
+
+def _section_terms(rb: Rulebook) -> set[str]:
+    """Keys of every capitalised word run found in a heading (terms a section explains)."""
+    out: set[str] = set()
+    for ln in rb.headings():
+        text = re.sub(r"[“”\"‘’'!:]", " ", ln.body).casefold()
+        tokens = text.split()
+        for i in range(len(tokens)):
+            out.add(tokens[i])
+            if i + 1 < len(tokens):
+                out.add(f"{tokens[i]} {tokens[i + 1]}")
+    return out
+
+
+def _vocabulary(deck: Deck, rb: Rulebook) -> tuple[dict[str, str], dict[str, tuple[str, Line]], set[str]]:
+    data = {_key(k.name): k.name for k in deck.game.keywords}
+    defined = _definitions(rb)
+    return data, defined, _section_terms(rb)
+
+
+@rule("RB006", "rulebook-undefined-keyword", Severity.warning)
+def rulebook_undefined_keyword(deck: Deck, ctx) -> Iterator[Problem]:
+    """The rulebook uses a keyword-like term ("Frenzy!") that neither the text nor the data defines.
+
+    A player meeting an unexplained keyword cannot play the card. Reported once per term,
+    at its first use, with the other lines in ``related``.
+
+    Fails: "Play a Frenzy! card to double the battle." with no "Frenzy!:" definition and
+    no keyword Frenzy! in game.yaml.
+    Passes: the same text with a line "Frenzy!: Double the battle." and the keyword in game.yaml.
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    data, defined, sections = _vocabulary(deck, rb)
+    known = set(data) | set(defined) | sections
+    seen: dict[str, list[TermUse]] = defaultdict(list)
+    for use in term_uses(rb, set(data) | set(defined)):
+        if use.keyword_like and _key(use.term) not in known:
+            seen[_key(use.term)].append(use)
+    for uses in seen.values():
+        first = uses[0]
+        lines = ", ".join(str(u.line.number) for u in uses)
+        yield Problem(
+            f"the rulebook uses the keyword {first.term} (line {lines}) but neither the rulebook nor the data defines it",
+            at(rb, first.line, first.column),
+            f"add a line '{first.term}: …' to the rulebook and the keyword to game.yaml, or correct the spelling",
+            tuple(at(rb, u.line, u.column) for u in uses[1:]) + (deck.game.where("keywords"),),
+        )
+
+
+@rule("RB007", "keyword-spelling-variant", Severity.warning)
+def keyword_spelling_variant(deck: Deck, ctx) -> Iterator[Problem]:
+    """A keyword is also written another way in the rulebook: without its "!", or in another case.
+
+    Keywords are read and searched as printed ("Rally!"); “Rally” in quotes, a list such as
+    "Chance, Destroy, Enchant", or "rally!" reads as a different word. Reported once per
+    keyword with every line.
+
+    Fails: "Rally!: Add another card." and later "You can chain “Rally” cards".
+    Passes: "You can chain “Rally!” cards".
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    data, defined, _ = _vocabulary(deck, rb)
+    names = {**{k: v for k, v in data.items()}, **{k: v[0] for k, v in defined.items() if k not in data}}
+    variants: dict[str, list[tuple[Line, int, str]]] = defaultdict(list)
+    bare = {k: v.rstrip("!") for k, v in names.items()}
+    for ln in rb.lines:
+        body = ln.body
+        letters = [c for c in body if c.isalpha()]
+        if ln.heading and letters and all(c.isupper() for c in letters):
+            continue
+        for key, word in bare.items():
+            pattern = re.escape(word).replace(r"\ ", r"[ -]")
+            for m in re.finditer(rf"[“\"‘](?P<w>{pattern})[,.]?[”\"’]", body):
+                variants[key].append((ln, ln.start + m.start("w") + 1, f"“{m.group('w')}”"))
+            for m in re.finditer(rf"(?<![\w-])(?P<w>{pattern})!", body, re.I):
+                if m.group("w") != word:
+                    variants[key].append((ln, ln.start + m.start("w") + 1, m.group("w") + "!"))
+        listed = re.finditer(r"(?:\b[A-Z][a-z]+\b(?!!)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){2,}\b[A-Z][a-z]+\b(?!!)", body)
+        for m in listed:
+            items = re.findall(r"\b[A-Z][a-z]+\b", m.group(0))
+            hits = [w for w in items if _key(w) in bare]
+            if len(hits) >= 3 and len(hits) == len(items):
+                for w in hits:
+                    col = ln.start + m.start() + m.group(0).find(w) + 1
+                    variants[_key(w)].append((ln, col, w))
+    for key, found in variants.items():
+        first = found[0]
+        grouped: dict[str, list[int]] = {}
+        for ln, _, shown in found:
+            grouped.setdefault(shown, [])
+            if ln.number not in grouped[shown]:
+                grouped[shown].append(ln.number)
+        where = ", ".join(f"{shown} (line{'s' if len(n) > 1 else ''} {', '.join(map(str, n))})" for shown, n in grouped.items())
+        data_loc = next((k.where() for k in deck.game.keywords if _key(k.name) == key), deck.game.where("keywords"))
+        yield Problem(
+            f"{names[key]} is also written {where}",
+            at(rb, first[0], first[1]),
+            f"write {names[key]} the same way everywhere, with its '!'",
+            tuple(at(rb, ln, col) for ln, col, _ in found[1:]) + (data_loc,),
+        )
+
+
+@rule("RB008", "rulebook-keyword-not-in-data", Severity.warning)
+def rulebook_keyword_not_in_data(deck: Deck, ctx) -> Iterator[Problem]:
+    """The rulebook defines a keyword ("Burn!: …") that the game's data does not have, or spells differently.
+
+    A keyword the rulebook explains but the data lacks cannot appear on a card, in braille
+    or in the archive.
+
+    Fails: the rulebook has "Trance!: Keep 3 cards in hand." and game.yaml has no keyword Trance!.
+    Passes: game.yaml lists ``{name: "Trance!", summary: …}``.
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    data, defined, _ = _vocabulary(deck, rb)
+    for key, (term, line) in defined.items():
+        if key in data and data[key] == term:
+            continue
+        if key in data:
+            message = f"the rulebook defines {term} but the data spells it {data[key]}"
+        else:
+            message = f"the rulebook defines the keyword {term} but the game's data has no such keyword"
+        yield Problem(message, at(rb, line), "add the keyword to game.yaml (keywords:) with the rulebook's spelling", (deck.game.where("keywords"),))
+
+
+@dataclass(frozen=True)
+class DieMention:
+    """A die named in the text: its number of faces, where, and the die its section is about."""
+
+    faces: int
+    text: str
+    line: Line
+    column: int
+    section: tuple[int, Line] | None
+    contents: bool
+
+
+def die_mentions(rb: Rulebook) -> list[DieMention]:
+    """Every die named in the rulebook, in reading order."""
+    out: list[DieMention] = []
+    for ln in rb.lines:
+        for m in _DIE.finditer(ln.body):
+            faces = int(m.group("f")) if m.group("f") else to_int(m.group("g"))
+            if faces is None or faces < 2:
+                continue
+            section = None
+            head = rb.heading_before(ln.number)
+            if head is not None and head is not ln:
+                hm = _DIE.search(head.body)
+                if hm:
+                    section = (int(hm.group("f")) if hm.group("f") else to_int(hm.group("g")) or 0, head)
+            out.append(DieMention(faces, m.group(0), ln, ln.start + m.start() + 1, section, in_contents(rb, ln)))
+    return out
+
+
+def _dice_names(deck: Deck) -> str:
+    return ", ".join(d.name for d in deck.game.dice) or "none"
+
+
+@rule("RB004", "rulebook-die-not-in-game", Severity.warning)
+def rulebook_die_not_in_game(deck: Deck, ctx) -> Iterator[Problem]:
+    """The rulebook names a die the game does not have, or a different die inside another die's section.
+
+    Fails: in a section headed "D6:", "Each face of the D12 has the print number" while the
+    game's only die is a D6.
+    Passes: "Each face of the D6 has the print number".
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    faces = {d.faces for d in deck.game.dice}
+    done: set[tuple[int, int]] = set()
+    for m in die_mentions(rb):
+        if (m.line.number, m.faces) in done:
+            continue
+        before = m.line.body[max(0, m.column - m.line.start - 40) : m.column - m.line.start - 1].lower()
+        compared = re.search(r"\b(?:identical|similar|like|same\s+as|as\s+in|as\s+with|unlike|than)\b", before)
+        in_other = m.section is not None and m.section[0] != m.faces and m.section[0] in faces and not compared
+        if m.faces in faces and not in_other:
+            continue
+        done.add((m.line.number, m.faces))
+        text = f"the rulebook names a {m.text}"
+        if in_other:
+            text += f" in the section about the D{m.section[0]} (line {m.section[1].number})"
+        if m.faces not in faces:
+            text += f", but the game has no {m.faces}-sided die (dice: {_dice_names(deck)})"
+        related = (at(rb, m.section[1]),) if in_other else ()
+        yield Problem(text, at(rb, m.line, m.column), "correct the die's name in the rulebook, or add the die to game.yaml", related + (deck.game.where("dice"),))
+
+
+@rule("RB005", "rulebook-die-not-explained", Severity.warning)
+def rulebook_die_not_explained(deck: Deck, ctx) -> Iterator[Problem]:
+    """A die of the game (or of the rulebook's component list) that the rulebook never explains.
+
+    A die that is only listed in the box contents, or only in the data, leaves players
+    guessing when to roll it. For an expansion only its own dice count (the base game's
+    rulebook explains the others).
+
+    Fails: the data has a D4 and the rulebook never mentions a D4 (or only in "Contents:").
+    Passes: the rulebook has a section "MORE ROLLING: THE D4" saying when to roll it.
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    mentions = die_mentions(rb)
+    folder = deck.folder.rstrip("/").split("/")[-1] if deck.folder else ""
+    for die in deck.game.dice:
+        file = die.where().file
+        if folder and file and f"/{folder}/" not in f"/{file}":
+            continue  # a base game's die, explained by the base rulebook
+        named = [m for m in mentions if m.faces == die.faces]
+        if not named:
+            yield Problem(f"the game's die {die.name} is never mentioned in the rulebook", at(rb, rb.lines[0]), f"explain when and how the {die.name} is rolled", (die.where(),))
+        elif all(m.contents for m in named):
+            yield Problem(
+                f"the die {die.name} appears only in the component list (line {named[0].line.number}); the rulebook never says when to roll it",
+                at(rb, named[0].line, named[0].column),
+                f"explain when and how the {die.name} is rolled",
+                (die.where(),),
+            )
+
+
+@rule("RB015", "rulebook-die-size-mismatch", Severity.warning)
+def rulebook_die_size_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
+    """The die size the rulebook states ("35mm D12") differs from the die's size in the data.
+
+    The die maker works from the data; the box and rulebook promise the stated size.
+
+    Fails: "Print/Braille 35mm D12" with ``size: 30mm`` for the D12 in game.yaml.
+    Passes: ``size: 35mm``.
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    for ln in rb.lines:
+        for m in _DIE_SIZE.finditer(ln.body):
+            die = next((d for d in deck.game.dice if d.faces == int(m.group("f"))), None)
+            if die is None:
+                continue
+            data_mm = die.size * 25.4 / 72
+            if abs(data_mm - float(m.group("mm"))) > 0.05:
+                yield Problem(
+                    f"the rulebook states a {m.group('mm')} mm {die.name} but the data's {die.name} is {data_mm:.1f} mm",
+                    at(rb, ln, ln.start + m.start() + 1),
+                    "correct size: of the die in game.yaml or the rulebook",
+                    (die.where("size"),),
+                )
