@@ -12,6 +12,10 @@ inside the margins: ``floor(width / cell_pitch)`` and ``floor(height / line_pitc
 as libembosser computes them (``BrlCell.getCellsForWidth`` / ``getLinesForHeight``),
 then capped by the profile's ``max_cells`` / ``max_lines``. A 3×5 in card with ¼ in
 margins at 6.2 / 10.16 mm (NLS Specification 800 §3.2) gives 10 cells × 11 lines.
+
+:meth:`EmbosserProfile.page_format` is a sheet (the sheet layout);
+:meth:`EmbosserProfile.card_format` one loose card per page (the card layout), which
+only ``card`` paper and ``tractor`` paper with continuous card stock can take.
 """
 
 from __future__ import annotations
