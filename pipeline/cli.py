@@ -292,3 +292,28 @@ def braille_cmd(
         raise typer.Exit(2) from None
     out.print(cells, markup=False)
     out.print(to_brf(cells), markup=False)
+
+
+@app.command("dice")
+def dice_cmd(
+    game_dir: Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")],
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default output/<game>/dice).")] = None,
+) -> None:
+    """Write one die face sheet PDF per die of a game: faces at actual size, numeral, braille dots, orientation bar, key.
+
+    Example: [bold]deckpress dice carddata/apprentice --out output/apprentice/dice[/bold]
+    """
+    from pipeline.dice_sheet import render_dice
+    from pipeline.fsutil import OutputError
+
+    deck = load_or_exit(game_dir, Format.text)
+    try:
+        sheets = render_dice(deck, out_dir or Path("output") / deck.game.id / "dice")
+    except OutputError as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    for sheet in sheets:
+        out.print(f"wrote {sheet.path}", markup=False)
+    findings = filter_findings([f for s in sheets for f in s.findings], Selection(), deck)
+    print_findings(findings, Format.text)
+    raise typer.Exit(exit_code(findings))

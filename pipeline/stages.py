@@ -9,6 +9,7 @@ import importlib
 STAGE_MODULES: tuple[str, ...] = (
     "pipeline.braille.layout",
     "pipeline.braille.dice",
+    "pipeline.dice_sheet",
     "pipeline.emboss.write",
 )
 
