@@ -4,6 +4,5 @@ Families: CP composition, KW keywords, PW power, DQ data quality (data alone);
 RB rules text (data against the ``--rulebook`` file).
 """
 
-from engine.checks import rulebook_counts  # noqa: F401
-from engine.checks import rulebook_terms  # noqa: F401
-from engine.checks import rulebook_text  # noqa: F401
+from engine.checks import composition, keywords, power, quality  # noqa: F401
+from engine.checks import rulebook_counts, rulebook_terms, rulebook_text  # noqa: F401

@@ -1,0 +1,81 @@
+"""Data-quality checks (DQ): provisional cards, placeholder archive URLs, alt text."""
+
+from __future__ import annotations
+
+from typing import Iterator
+from urllib.parse import urlparse
+
+from engine.findings import Severity
+from engine.model import Deck
+from engine.registry import Problem, rule
+
+#: Alt text longer than this is cut short by screen readers' quick navigation; the long
+#: description carries the rest (the common "about 150 characters" guidance, DESIGN.md §2).
+MAX_ALT = 150
+
+#: Hosts reserved for examples and tests (RFC 2606, RFC 6761): never a real archive.
+_RESERVED_TLDS = (".invalid", ".example", ".test", ".localhost", ".local")
+_EXAMPLE_DOMAINS = ("example.com", "example.org", "example.net")
+
+
+@rule("DQ001", "provisional-card", Severity.info)
+def provisional_card(deck: Deck, ctx) -> Iterator[Problem]:
+    """A card we supplied (``provenance: provisional``) because the rulebook does not name it.
+
+    Never silently passed off as real: each is reported (and counted) so the designer can
+    confirm or replace it before printing.
+
+    Fails: a card with ``provenance: provisional``.
+    Passes: ``provenance: rulebook``.
+    """
+    mine = deck.provisional()
+    for card in mine:
+        yield Problem(f"'{card.name}' is provisional (not named by the rulebook); {len(mine)} of {len(deck.cards)} unique cards are", card.where("provenance"), "confirm the card with the designer, then set provenance: rulebook")
+
+
+def placeholder_host(url: str) -> bool:
+    """True for a URL whose host is reserved for examples (``.invalid``, ``example.com`` …)."""
+    host = (urlparse(url).hostname or "").lower()
+    return host in ("localhost",) or host.endswith(_RESERVED_TLDS) or host.startswith("example.") or any(host == d or host.endswith("." + d) for d in _EXAMPLE_DOMAINS)
+
+
+@rule("DQ002", "placeholder-base-url", Severity.warning)
+def placeholder_base_url(deck: Deck, ctx) -> Iterator[Problem]:
+    """The archive base URL is a placeholder host: every card's QR code would lead nowhere.
+
+    A print shop must not print it. Reserved names per RFC 2606 / RFC 6761.
+
+    Fails: ``base_url: "https://cards.example.invalid/apprentice/"``.
+    Passes: ``base_url: "https://cards.apprentice-icg.com/"``.
+    """
+    url = deck.game.archive.base_url
+    if placeholder_host(url):
+        yield Problem(f"the archive base URL {url} is a placeholder; the QR codes would not resolve", deck.game.archive.where("base_url"), "set archive.base_url to the real host before printing")
+
+
+@rule("DQ003", "missing-alt-text", Severity.error)
+def missing_alt_text(deck: Deck, ctx) -> Iterator[Problem]:
+    """A card's image has no alt text (empty, or a placeholder such as "TODO").
+
+    The QR leads blind and low-vision players to this description; without it the art is lost.
+
+    Fails: ``description: {alt: "", long: …}``; ``alt: "TODO"``.
+    Passes: ``alt: "A young mage cups a small flame in both hands."``.
+    """
+    for card in deck.cards:
+        alt = card.description.alt.strip()
+        if not alt or alt.casefold().strip(".") in {"todo", "tbd", "alt", "image", "placeholder", "xxx"}:
+            yield Problem(f"'{card.id}' has no alt text", card.description.where("alt"), "describe the art in one sentence")
+
+
+@rule("DQ004", "overlong-alt-text", Severity.warning)
+def overlong_alt_text(deck: Deck, ctx) -> Iterator[Problem]:
+    """A card's alt text is longer than 150 characters; the detail belongs in the long description.
+
+    Fails: an ``alt:`` of 200 characters.
+    Passes: a one-sentence ``alt:`` and the detail in ``long:``.
+    """
+    for card in deck.cards:
+        n = len(card.description.alt.strip())
+        if n > MAX_ALT:
+            yield Problem(f"'{card.id}' has alt text of {n} characters (at most {MAX_ALT})", card.description.where("alt"), "shorten alt: and move the detail into long:")
