@@ -1,0 +1,112 @@
+"""Card pages as Form XObjects that pypdf merges cheaply, bleed included.
+
+Merging a whole card page onto a press sheet with pypdf copies and re-parses its
+content for every copy. Instead each source page becomes one Form XObject
+(ISO 32000-1 §8.10) whose BBox is the page's BleedBox, wrapped in a *stub* page that
+only paints it (``/Front3 Do``) and whose MediaBox is the same BleedBox. Merging the
+stub with ``PageObject.merge_transformed_page`` costs a few operators, pypdf clips
+it to the stub's box (the bleed is kept, nothing spills beyond it), and the card's
+content is stored once in the output however many copies print.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pypdf import PageObject, PdfReader, PdfWriter
+from pypdf.errors import PyPdfError
+from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, RectangleObject
+
+from pipeline.render.sheets import Rect
+
+
+class CardPdfError(ValueError):
+    """A card PDF that cannot be read; the message names the file."""
+
+
+@dataclass(frozen=True)
+class PageBoxes:
+    """A source page's BleedBox and TrimBox (PDF pt) and whether the TrimBox was written."""
+
+    bleed: Rect
+    trim: Rect
+    has_trim: bool
+
+    @property
+    def trim_inset(self) -> tuple[float, float, float, float]:
+        """The trim's inset inside the bleed box ``(left, bottom, right, top)`` in pt (9 pt each for 0.125 in bleed)."""
+        return (self.trim.x0 - self.bleed.x0, self.trim.y0 - self.bleed.y0, self.bleed.x1 - self.trim.x1, self.bleed.y1 - self.trim.y1)
+
+    def same_as(self, other: PageBoxes, tol: float = 0.01) -> bool:
+        """True when both pages have the same bled size and, where both write a TrimBox, the same trim inset (``tol`` pt)."""
+        a, b = self.bleed, other.bleed
+        same_size = abs(a.width - b.width) <= tol and abs(a.height - b.height) <= tol
+        if not (self.has_trim and other.has_trim):
+            return same_size
+        return same_size and all(abs(x - y) <= tol for x, y in zip(self.trim_inset, other.trim_inset))
+
+
+def _rect(box) -> Rect:
+    return Rect(float(box.left), float(box.bottom), float(box.right), float(box.top))
+
+
+def page_boxes(page: PageObject) -> PageBoxes:
+    """The page's BleedBox (else MediaBox) and TrimBox (else the bleed box), read from the raw keys."""
+    bleed = _rect(page.bleedbox) if "/BleedBox" in page else _rect(page.mediabox)
+    has_trim = "/TrimBox" in page
+    return PageBoxes(bleed, _rect(page.trimbox) if has_trim else bleed, has_trim)
+
+
+class CardPages:
+    """A card PDF read once, its page boxes, and each page as a mergeable Form XObject stub.
+
+    ``role`` names the PDF in messages and prefixes the XObject names (``/Front3``).
+    Raises :class:`CardPdfError` naming the file when it cannot be read.
+    """
+
+    def __init__(self, path: str | Path, role: str):
+        self.path = Path(path)
+        self.role = role
+        try:
+            self.reader = PdfReader(self.path)
+            self.pages = list(self.reader.pages)
+        except (OSError, ValueError, PyPdfError) as exc:
+            raise CardPdfError(f"cannot read the {role} PDF {self.path}: {exc}") from None
+        for i, page in enumerate(self.pages):
+            if page.rotation % 360:
+                raise CardPdfError(f"page {i + 1} of the {role} PDF {self.path} is rotated ({page.rotation}°); card pages must be upright")
+        self.boxes = [page_boxes(p) for p in self.pages]
+        self._writer: PdfWriter | None = None
+        self._stubs: dict[int, PageObject] = {}
+
+    def stub(self, writer: PdfWriter, index: int) -> PageObject:
+        """A page painting only page ``index`` as a Form XObject (``/Front3 Do``), MediaBox = its BleedBox.
+
+        The XObject is added to ``writer`` once; later calls for the same writer reuse it.
+        """
+        if writer is not self._writer:
+            self._writer, self._stubs = writer, {}
+        if index in self._stubs:
+            return self._stubs[index]
+        page, box = self.pages[index], self.boxes[index].bleed
+        content = page.get_contents()
+        form = DecodedStreamObject()
+        form.set_data(content.get_data() if content is not None else b"")
+        form.update({
+            NameObject("/Type"): NameObject("/XObject"),
+            NameObject("/Subtype"): NameObject("/Form"),
+            NameObject("/BBox"): RectangleObject([box.x0, box.y0, box.x1, box.y1]),
+            NameObject("/Resources"): page.get("/Resources", DictionaryObject()).get_object().clone(writer),
+        })
+        # pypdf has no public call to add a new indirect object to a writer.
+        ref = writer._add_object(form.flate_encode())
+        name = f"/{self.role.capitalize()}{index}"
+        stub = PageObject.create_blank_page(None, box.width, box.height)
+        stub[NameObject("/MediaBox")] = RectangleObject([box.x0, box.y0, box.x1, box.y1])
+        stub[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): DictionaryObject({NameObject(name): ref})})
+        body = DecodedStreamObject()
+        body.set_data(f"{name} Do".encode())
+        stub[NameObject("/Contents")] = body
+        self._stubs[index] = stub
+        return stub

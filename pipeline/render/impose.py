@@ -1,0 +1,356 @@
+"""Imposition: card pages many-up on press sheets with crop marks, duplex backs and the braille plate.
+
+Inputs are the print PDFs (fronts: one page per unique card; backs: one page per class),
+optionally the UV braille layer (page for page with the fronts), a sheet preset and the
+copies to print. Outputs, in ``out_dir``:
+
+- ``<game>-<sheet>-fronts.pdf``, ``-backs.pdf``, ``-braille.pdf``: one page per press sheet;
+  the braille sheets carry the braille pages at exactly the fronts' positions;
+- ``<game>-<sheet>-duplex-calibration.pdf``: a two-page (front, back) sheet of cross-hairs;
+- ``<game>-<sheet>-imposition.json``: every placed card's trim box on each sheet (pt).
+
+How a card is placed: each unique source page becomes one Form XObject (its content
+stored once however many copies print) wrapped in a small stub page whose MediaBox is
+the source's BleedBox; the stub is merged onto the sheet with pypdf's
+``merge_transformed_page`` (a translation). pypdf clips a merged page to its box, so the
+whole bleed travels with the card and nothing beyond it spills onto a neighbour.
+Source pages are read once and cached per output file.
+
+Marks (crop marks, registration targets, slug) are drawn with reportlab first and the
+cards merged after them, in slot order; marks stay outside every bleed, so nothing
+overlaps (see :mod:`pipeline.render.marks`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from pypdf import PdfReader, PdfWriter, Transformation
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
+
+from engine.findings import Finding, Location, Severity
+from engine.registry import declare
+from engine.units import mm_to_pt, pt_to_mm
+from pipeline.fsutil import write_bytes, write_text
+from pipeline.render import marks
+from pipeline.render.formpages import CardPages, PageBoxes
+from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
+
+MARK_SHORTENED = declare(
+    "IM001",
+    "crop-mark-shortened",
+    Severity.warning,
+    """A crop mark had to be cut short because the sheet ends within its length (6 mm by default).
+
+    Short marks are harder to cut to; widen the sheet margin or pick a larger sheet.
+
+    Fails: a sheet preset with ``margin: 0.1in``: the bottom marks run 1.3 mm instead of 6 mm.
+    Passes: the shipped presets (0.25 in margins leave room for full 6 mm marks).
+    """,
+)
+PAGE_MISMATCH = declare(
+    "IM002",
+    "card-page-mismatch",
+    Severity.error,
+    """A card page's bled size or trim differs from the first front page, so it would not line up on the sheet.
+
+    Backs and braille pages must have exactly the fronts' BleedBox and TrimBox, or the
+    back or the UV dots land off the card.
+
+    Fails: a backs PDF of 3.5 × 5.5 in pages imposed with 3 × 5 in fronts.
+    Passes: fronts, backs and braille layer all 234 × 378 pt with TrimBox [9 9 225 369].
+    """,
+)
+NO_TRIM_BOX = declare(
+    "IM003",
+    "card-page-without-trim-box",
+    Severity.warning,
+    """A card page has no TrimBox, so the crop marks are placed at its BleedBox (or MediaBox) instead.
+
+    Fails: a fronts PDF written without page boxes (reportlab's defaults).
+    Passes: a fronts PDF whose pages carry ``/TrimBox [9 9 225 369]``.
+    """,
+)
+
+SIDES = ("front", "back", "braille")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """One card face on a sheet: ``sheet`` (1-based), ``slot`` (reading order), source page indices and trims (pt)."""
+
+    sheet: int
+    slot: int
+    front_page: int
+    back_page: int
+    front_trim: Rect
+    back_trim: Rect
+
+
+@dataclass(frozen=True)
+class ImposeResult:
+    """What :func:`impose` wrote and where every card went.
+
+    ``sheets`` is the number of press sheets (per side); ``faces`` the cards printed;
+    ``backs``/``braille`` are None when no such PDF was given.
+    """
+
+    sheet: str
+    orientation: str
+    cols: int
+    rows: int
+    sheets: int
+    faces: int
+    fronts: Path
+    backs: Path | None
+    braille: Path | None
+    calibration: Path
+    imposition_map: Path
+    placements: tuple[Placement, ...]
+    findings: tuple[Finding, ...]
+
+    @property
+    def per_sheet(self) -> int:
+        """Card slots per sheet."""
+        return self.cols * self.rows
+
+    @property
+    def paths(self) -> tuple[Path, ...]:
+        """Every file written."""
+        return tuple(p for p in (self.fronts, self.backs, self.braille, self.calibration, self.imposition_map) if p is not None)
+
+
+def deck_copies(deck, front_pages: Sequence[str], back_pages: Sequence[str]) -> list[tuple[int, int, int]]:
+    """``(front_page_index, back_page_index, copies)`` for every card of ``deck`` in deck order.
+
+    ``front_pages`` are card ids per fronts page, ``back_pages`` class ids per backs page
+    (``PrintResult.pages`` of the print stage). Raises :class:`ImpositionError` for a card
+    whose page is missing.
+    """
+    fronts = {cid: i for i, cid in enumerate(front_pages)}
+    backs = {cls: i for i, cls in enumerate(back_pages)}
+    out = []
+    for card in deck.cards:
+        if card.id not in fronts:
+            raise ImpositionError(f"card {card.id!r} has no page in the fronts PDF")
+        if back_pages and card.class_id not in backs:
+            raise ImpositionError(f"class {card.class_id!r} of card {card.id!r} has no page in the backs PDF")
+        out.append((fronts[card.id], backs.get(card.class_id, 0), card.copies))
+    return out
+
+
+def _slug(game_id: str, grid: Grid, side: str, number: int, count: int) -> str:
+    text = f"{game_id} · sheet {number}/{count} · {side} · {grid.spec.name} {grid.orientation}"
+    if side == "back":
+        off = grid.spec.back_offset
+        text += f" · {grid.spec.flip} flip · back offset {pt_to_mm(off.dx):+.2f}, {pt_to_mm(off.dy):+.2f} mm"
+    return text
+
+
+def _marks_pdf(grid: Grid, side: str, game_id: str, count: int, font: str) -> bytes:
+    """Every sheet's marks for one side (crop marks, registration targets, slug) as reportlab PDF bytes."""
+    spec = grid.spec
+    bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
+    trims = [grid.trim_of(b) for b in bleds]
+    segments = marks.crop_marks(trims, bleds, grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
+    targets = marks.registration_targets(grid, side, spec.registration.radius)
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=spec.slug.size)
+    canvas.setTitle(f"{game_id} {side} sheets ({spec.name})")
+    for n in range(1, count + 1):
+        canvas.setTrimBox((0, 0, grid.width, grid.height))
+        canvas.setBleedBox((0, 0, grid.width, grid.height))
+        marks.draw_segments(canvas, segments, spec.crop_marks.weight)
+        for t in targets:
+            marks.draw_target(canvas, t, spec.registration.weight)
+        text = _slug(game_id, grid, side, n, count)
+        x, y, size = marks.slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap)
+        marks.draw_text(canvas, text, x, y, size, font)
+        canvas.showPage()
+    canvas.save()
+    return buf.getvalue()
+
+
+def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str) -> None:
+    """Impose ``faces`` (source page index per card, in order) onto sheets for one side and write ``path``."""
+    count = grid.sheets_for(len(faces))
+    data = _marks_pdf(grid, side, game_id, count, font)
+    writer = PdfWriter()
+    for n, marks_page in enumerate(PdfReader(io.BytesIO(data)).pages):
+        sheet = writer.add_page(marks_page)
+        for slot, index in enumerate(faces[n * grid.per_sheet:(n + 1) * grid.per_sheet]):
+            bled, box = grid.side_bled(side, slot), source.boxes[index].bleed
+            move = Transformation().translate(bled.x0 - box.x0, bled.y0 - box.y0)
+            sheet.merge_transformed_page(source.stub(writer, index), move)
+        sheet.compress_content_streams()
+    writer.add_metadata({"/Title": f"{game_id} {side} sheets ({grid.spec.name})"})
+    buf = io.BytesIO()
+    writer.write(buf)
+    write_bytes(path, buf.getvalue())
+
+
+def _check_pages(source: CardPages, reference: PageBoxes, used: set[int], findings: list[Finding]) -> None:
+    for i in sorted(used):
+        boxes = source.boxes[i]
+        where = Location(str(source.path))
+        if not boxes.has_trim:
+            findings.append(NO_TRIM_BOX.finding(f"page {i + 1} of the {source.role} PDF has no TrimBox", where,
+                                                "write the TrimBox explicitly (DESIGN.md §4)"))
+        if not boxes.same_as(reference):
+            b = boxes.bleed
+            findings.append(PAGE_MISMATCH.finding(
+                f"page {i + 1} of the {source.role} PDF is {b.width:.2f} × {b.height:.2f} pt bled with trim inset "
+                f"{[round(v, 2) for v in boxes.trim_inset]}, the fronts {reference.bleed.width:.2f} × "
+                f"{reference.bleed.height:.2f} pt with {[round(v, 2) for v in reference.trim_inset]}",
+                where, "render every card PDF with the same card layout"))
+
+
+def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "") -> Path:
+    """A duplex calibration sheet: page 1 (front) and page 2 (back), crop marks and cross-hairs.
+
+    The front has a 10 mm cross-hair at each slot's trim centre; the back has one at each
+    slot's back trim centre (mirrored for the flip, back offset applied) carrying a scale
+    of 1 mm ticks to ±5 mm. Printed duplex and held to the light, the front cross-hair
+    reads the press's front/back misregistration in mm on the back's scale.
+    """
+    spec = grid.spec
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, initialFontName=font, initialFontSize=spec.slug.size)
+    canvas.setTitle(title or f"duplex calibration ({spec.name})")
+    arm = mm_to_pt(10)
+    for side in ("front", "back"):
+        canvas.setTrimBox((0, 0, grid.width, grid.height))
+        bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
+        trims = [grid.trim_of(b) for b in bleds]
+        segs = marks.crop_marks(trims, bleds, grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
+        for t in trims:
+            segs += marks.crosshair(*t.centre, arm, ticks_mm=5 if side == "back" else 0)
+        marks.draw_segments(canvas, segs, spec.crop_marks.weight)
+        for t in marks.registration_targets(grid, side, spec.registration.radius):
+            marks.draw_target(canvas, t, spec.registration.weight)
+        off = spec.back_offset
+        text = (f"duplex calibration · {side} · {spec.name} {grid.orientation} · {spec.flip} flip · back offset "
+                f"{pt_to_mm(off.dx):+.2f}, {pt_to_mm(off.dy):+.2f} mm")
+        x, y, size = marks.slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap)
+        marks.draw_text(canvas, text, x, y, size, font)
+        canvas.showPage()
+    canvas.save()
+    return write_bytes(path, buf.getvalue())
+
+
+def impose(
+    fronts_pdf: str | Path,
+    backs_pdf: str | Path | None,
+    braille_pdf: str | Path | None,
+    sheet_spec: SheetSpec | str,
+    copies: Sequence[tuple[int, int, int]],
+    out_dir: str | Path,
+    game_id: str,
+) -> ImposeResult:
+    """Impose a game's card PDFs onto press sheets (see the module docs for the files written).
+
+    ``copies``: ``(front_page_index, back_page_index, copies)`` per unique card, in print
+    order (:func:`deck_copies`); each card's copies sit in consecutive slots. A 120-card
+    deck prints 120 faces on ``ceil(120 / per_sheet)`` sheets; the last sheet holds the rest
+    and no blank sheet follows. Raises :class:`ImpositionError` for an unknown sheet, an
+    unreadable PDF, a page index out of range or a braille layer whose page count differs
+    from the fronts'. Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
+    IM003 (page without TrimBox).
+    """
+    from pipeline.render.fonts import face
+
+    spec = get_sheet(sheet_spec) if isinstance(sheet_spec, str) else sheet_spec
+    font = face("regular").name
+    fronts = CardPages(fronts_pdf, "front")
+    backs = CardPages(backs_pdf, "back") if backs_pdf is not None else None
+    braille = CardPages(braille_pdf, "braille") if braille_pdf is not None else None
+    if not fronts.pages:
+        raise ImpositionError(f"the fronts PDF {fronts.path} has no pages")
+    if braille is not None and len(braille.pages) != len(fronts.pages):
+        raise ImpositionError(
+            f"the braille layer {braille.path} has {len(braille.pages)} pages, the fronts {fronts.path} "
+            f"{len(fronts.pages)}: they must match page for page")
+    for f, b, n in copies:
+        if not 0 <= f < len(fronts.pages):
+            raise ImpositionError(f"front page index {f} outside the {len(fronts.pages)} pages of {fronts.path}")
+        if backs is not None and not 0 <= b < len(backs.pages):
+            raise ImpositionError(f"back page index {b} outside the {len(backs.pages)} pages of {backs.path}")
+        if n < 0:
+            raise ImpositionError(f"negative copies ({n}) for front page {f}")
+
+    first = fronts.boxes[copies[0][0]] if copies else fronts.boxes[0]
+    grid = plan_grid(spec, first.bleed.width, first.bleed.height, first.trim_inset)
+    front_faces = [f for f, _, n in copies for _ in range(n)]
+    back_faces = [b for _, b, n in copies for _ in range(n)]
+
+    findings: list[Finding] = []
+    _check_pages(fronts, first, set(front_faces), findings)
+    if backs is not None:
+        _check_pages(backs, first, set(back_faces), findings)
+    if braille is not None:
+        _check_pages(braille, first, set(front_faces), findings)
+
+    out = Path(out_dir)
+    stem = f"{game_id}-{spec.name}"
+    paths = {side: out / f"{stem}-{side}s.pdf" for side in ("front", "back")} | {"braille": out / f"{stem}-braille.pdf"}
+    _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font)
+    if backs is not None:
+        _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font)
+    if braille is not None:
+        _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font)
+    calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})")
+
+    shortest = min(
+        s.length
+        for side in ("front", "back")
+        for s in marks.crop_marks(
+            [grid.trim_of(grid.side_bled(side, k)) for k in range(grid.per_sheet)],
+            [grid.side_bled(side, k) for k in range(grid.per_sheet)],
+            grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
+    )
+    if shortest < spec.crop_marks.length - 0.01:
+        findings.append(MARK_SHORTENED.finding(
+            f"crop marks on {spec.name} run {pt_to_mm(shortest):.1f} mm instead of {pt_to_mm(spec.crop_marks.length):.1f} mm",
+            Location(str(out)), "widen the sheet margin or choose a larger sheet"))
+
+    placements = tuple(
+        Placement(k // grid.per_sheet + 1, k % grid.per_sheet, front_faces[k], back_faces[k],
+                  grid.front_trim(k % grid.per_sheet), grid.back_trim(k % grid.per_sheet))
+        for k in range(len(front_faces))
+    )
+    result = ImposeResult(
+        sheet=spec.name, orientation=grid.orientation, cols=grid.cols, rows=grid.rows,
+        sheets=grid.sheets_for(len(front_faces)), faces=len(front_faces),
+        fronts=paths["front"], backs=paths["back"] if backs is not None else None,
+        braille=paths["braille"] if braille is not None else None, calibration=calibration,
+        imposition_map=out / f"{stem}-imposition.json", placements=placements, findings=tuple(findings),
+    )
+    write_text(result.imposition_map, json.dumps(imposition_map(result, grid, game_id), indent=1) + "\n")
+    return result
+
+
+def imposition_map(result: ImposeResult, grid: Grid, game_id: str) -> dict:
+    """The JSON imposition map: sheet size, grid, flip, back offset and every card's trims (pt)."""
+    off = grid.spec.back_offset
+    return {
+        "game": game_id,
+        "sheet": result.sheet,
+        "orientation": result.orientation,
+        "sheet_size_pt": [round(grid.width, 3), round(grid.height, 3)],
+        "grid": {"cols": grid.cols, "rows": grid.rows},
+        "flip": grid.spec.flip,
+        "back_offset_mm": [round(pt_to_mm(off.dx), 3), round(pt_to_mm(off.dy), 3)],
+        "sheets": result.sheets,
+        "faces": result.faces,
+        "units": "PDF pt, origin at the sheet's bottom-left, [x0, y0, x1, y1]",
+        "placements": [
+            {"sheet": p.sheet, "slot": p.slot, "front_page": p.front_page, "back_page": p.back_page,
+             "front_trim": p.front_trim.as_list(), "back_trim": p.back_trim.as_list()}
+            for p in result.placements
+        ],
+    }

@@ -1,0 +1,316 @@
+"""Imposition: grid per sheet preset, trim positions in pt, crop marks on trim lines, duplex backs,
+sheet counts, the braille plate imposed like the fronts, calibration sheet, findings.
+
+The expected trim boxes were computed by hand from the presets: e.g. letter (612 × 792 pt),
+2 × 2 bled cards of 234 × 378 pt: grid 468 × 756 pt centred → left 72, top 774; the first
+card's trim is its bled box inset by 9 pt: [81, 405, 297, 765].
+"""
+
+from __future__ import annotations
+
+import io
+
+import pypdfium2 as pdfium
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+from reportlab.lib.colors import CMYKColor
+from reportlab.pdfgen.canvas import Canvas
+
+from engine.units import mm_to_pt
+from pipeline.render import marks
+from pipeline.render.impose import deck_copies, impose
+from pipeline.render.sheets import ImpositionError, Rect, get_sheet, load_sheets, plan_grid
+
+W, H = 234.0, 378.0  # bled 3 × 5 in card with 0.125 in bleed
+
+#: A distinct fill per card page (CMYK), so a raster shows which card landed where.
+COLOURS = [(1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1), (1, 1, 0, 0), (0, 1, 1, 0), (1, 0, 1, 0), (0.5, 0, 0, 0)]
+
+
+def card_pdf(path, pages: int, boxes: bool = True, size=(W, H)) -> str:
+    """``pages`` card pages of ``size`` pt, each filled edge to edge (bleed included) with COLOURS[i % 8]."""
+    c = Canvas(str(path), pagesize=size, invariant=1)
+    for i in range(pages):
+        if boxes:
+            c.setBleedBox((0, 0, *size))
+            c.setTrimBox((9, 9, size[0] - 9, size[1] - 9))
+        c.setFillColor(CMYKColor(*COLOURS[i % len(COLOURS)]))
+        c.rect(0, 0, *size, stroke=0, fill=1)
+        c.showPage()
+    c.save()
+    return str(path)
+
+
+@pytest.fixture
+def pdfs(tmp_path):
+    return {
+        "fronts": card_pdf(tmp_path / "fronts.pdf", 8),
+        "backs": card_pdf(tmp_path / "backs.pdf", 2),
+        "braille": card_pdf(tmp_path / "braille.pdf", 8),
+    }
+
+
+def _mul(a, b):
+    """PDF matrix product a × b (a applied first)."""
+    a0, a1, a2, a3, a4, a5 = a
+    b0, b1, b2, b3, b4, b5 = b
+    return (a0 * b0 + a1 * b2, a0 * b1 + a1 * b3, a2 * b0 + a3 * b2, a2 * b1 + a3 * b3,
+            a4 * b0 + a5 * b2 + b4, a4 * b1 + a5 * b3 + b5)
+
+
+def placements(page, reader):
+    """``[(xobject_name, tx, ty)]`` for every ``Do`` on the page, with the CTM's translation."""
+    ctm, stack, out = (1, 0, 0, 1, 0, 0), [], []
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = _mul(tuple(float(v) for v in operands), ctm)
+        elif op == b"Do":
+            out.append((str(operands[0]), round(ctm[4], 3), round(ctm[5], 3)))
+    return out
+
+
+def line_segments(page, reader):
+    """Every ``x y m x y l`` segment of the page content: ``(x0, y0, x1, y1, line_width)``."""
+    out, width, start = [], None, None
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"w":
+            width = float(operands[0])
+        elif op == b"m":
+            start = tuple(float(v) for v in operands)
+        elif op == b"l" and start is not None:
+            end = tuple(float(v) for v in operands)
+            out.append((*start, *end, width))
+            start = end
+    return out
+
+
+# Hand-computed first-slot trim boxes [x0, y0, x1, y1] in pt (see the module docstring).
+EXPECTED = {
+    # sheet: (orientation, cols, rows, first trim, last slot trim)
+    "letter": ("portrait", 2, 2, (81, 405, 297, 765), (315, 27, 531, 387)),
+    # A4 595.2756 × 841.8898 pt: left (595.2756 − 468)/2 = 63.6378, top (841.8898 + 756)/2 = 798.9449
+    "a4": ("portrait", 2, 2, (72.6378, 429.9449, 288.6378, 789.9449), (306.6378, 51.9449, 522.6378, 411.9449)),
+    # tabloid landscape 1224 × 792: left (1224 − 1170)/2 = 27, top 774
+    "tabloid": ("landscape", 5, 2, (36, 405, 252, 765), (972, 27, 1188, 387)),
+    # 12 × 18 in landscape 1296 × 864: left 63, top (864 + 756)/2 = 810
+    "12x18": ("landscape", 5, 2, (72, 441, 288, 801), (1008, 63, 1224, 423)),
+    # SRA3 landscape 1275.5906 × 907.0866: left 52.7953, top 831.5433
+    "sra3": ("landscape", 5, 2, (61.7953, 462.5433, 277.7953, 822.5433), (997.7953, 84.5433, 1213.7953, 444.5433)),
+}
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_grid_and_trim_positions_per_sheet(name):
+    orientation, cols, rows, first, last = EXPECTED[name]
+    grid = plan_grid(get_sheet(name), W, H)
+    assert (grid.orientation, grid.cols, grid.rows) == (orientation, cols, rows)
+    assert grid.front_trim(0).as_list(4) == pytest.approx(first, abs=1e-3)
+    assert grid.front_trim(grid.per_sheet - 1).as_list(4) == pytest.approx(last, abs=1e-3)
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_imposed_cards_land_on_computed_trims_and_marks_sit_on_trim_lines(name, pdfs, tmp_path):
+    res = impose(pdfs["fronts"], pdfs["backs"], pdfs["braille"], name, [(i, i % 2, 1) for i in range(8)], tmp_path, "demo")
+    grid = plan_grid(get_sheet(name), W, H)
+    reader = PdfReader(res.fronts)
+    page = reader.pages[0]
+    assert [float(v) for v in page.mediabox] == pytest.approx([0, 0, grid.width, grid.height])
+    placed = placements(page, reader)
+    assert len(placed) == min(8, grid.per_sheet)
+    for slot, (xobj, tx, ty) in enumerate(placed):
+        assert xobj == f"/Front{slot}"
+        # the card page's trim [9 9 225 369] moved by the placement
+        assert (tx + 9, ty + 9, tx + 225, ty + 369) == pytest.approx(grid.front_trim(slot).as_list(), abs=1e-3)
+    trims = [grid.front_trim(s) for s in range(grid.per_sheet)]
+    xs = {round(v, 3) for t in trims for v in (t.x0, t.x1)}
+    ys = {round(v, 3) for t in trims for v in (t.y0, t.y1)}
+    crop = [s for s in line_segments(page, reader) if abs(abs(s[2] - s[0]) + abs(s[3] - s[1]) - mm_to_pt(6)) < 0.01]
+    assert len(crop) == 2 * len(xs) + 2 * len(ys)  # both ends of every trim line
+    bleed_top = max(t.y1 for t in trims) + 9
+    bleed_bottom = min(t.y0 for t in trims) - 9
+    for x0, y0, x1, y1, width in crop:
+        assert 0.25 <= width <= 0.5
+        if x0 == x1:  # vertical mark on a vertical trim line, outside the bleed
+            assert round(x0, 3) in xs
+            assert min(y0, y1) >= bleed_top - 1e-3 or max(y0, y1) <= bleed_bottom + 1e-3
+        else:
+            assert y0 == y1 and round(y0, 3) in ys
+    colour_spaces = page["/Resources"]["/ColorSpace"]
+    assert any(cs.get_object()[1] == "/All" for cs in colour_spaces.values())  # registration colour
+    text = page.extract_text()
+    assert f"demo · sheet 1/{res.sheets} · front · {name}" in text
+
+
+def test_bleed_is_kept_and_cards_land_where_the_raster_says(pdfs, tmp_path):
+    res = impose(pdfs["fronts"], None, None, "letter", [(i, 0, 1) for i in range(4)], tmp_path, "demo")
+    grid = plan_grid(get_sheet("letter"), W, H)
+    image = pdfium.PdfDocument(str(res.fronts))[0].render(scale=1).to_pil().convert("RGB")  # 1 px per pt
+    swatches = [pdfium.PdfDocument(pdfs["fronts"])[i].render(scale=1).to_pil().convert("RGB").getpixel((117, 189)) for i in range(4)]
+    for slot in range(4):
+        t = grid.front_trim(slot)
+        cx, cy = t.centre
+        assert image.getpixel((int(cx), int(grid.height - cy))) == swatches[slot]
+        # 5 pt into the bleed, beyond the left trim: still the card's own colour
+        assert image.getpixel((int(t.x0 - 5), int(grid.height - cy))) == swatches[slot]
+    assert image.getpixel((30, 396)) == (255, 255, 255)  # side margin stays blank
+
+
+@pytest.mark.parametrize("name,mirror", [("letter", "columns"), ("12x18", "rows")])
+def test_back_of_card_k_lands_under_front_of_card_k_after_long_edge_flip(name, mirror, pdfs, tmp_path):
+    copies = [(i, i % 2, 1) for i in range(8)]
+    res = impose(pdfs["fronts"], pdfs["backs"], None, name, copies, tmp_path, "demo")
+    grid = plan_grid(get_sheet(name), W, H)
+    assert grid.mirror_columns == (mirror == "columns")
+    front_reader, back_reader = PdfReader(res.fronts), PdfReader(res.backs)
+    fronts = placements(front_reader.pages[0], front_reader)
+    backs = placements(back_reader.pages[0], back_reader)
+    assert len(fronts) == len(backs)
+    for k, ((fname, fx, fy), (bname, bx, by)) in enumerate(zip(fronts, backs)):
+        # turn the sheet over its long edge: a point (x, y) of the front lies behind (W − x, y)
+        # on a portrait sheet and behind (x, H − y) on a landscape one
+        fcx, fcy = fx + W / 2, fy + H / 2
+        behind = (grid.width - fcx, fcy) if mirror == "columns" else (fcx, grid.height - fcy)
+        assert (bx + W / 2, by + H / 2) == pytest.approx(behind, abs=1e-6)
+        assert fname == f"/Front{k}" and bname == f"/Back{k % 2}"
+
+    # the same physically, on rasters: flip the back image and look behind each front card
+    front_img = pdfium.PdfDocument(str(res.fronts))[0].render(scale=0.5).to_pil().convert("RGB")
+    back_img = pdfium.PdfDocument(str(res.backs))[0].render(scale=0.5).to_pil().convert("RGB")
+    from PIL import ImageOps
+
+    turned = ImageOps.mirror(back_img) if mirror == "columns" else ImageOps.flip(back_img)
+    back_pdf = pdfium.PdfDocument(str(tmp_path / "backs.pdf"))
+    back_swatch = [back_pdf[i].render(scale=0.5).to_pil().convert("RGB").getpixel((58, 94)) for i in range(2)]
+    for k in range(len(fronts)):
+        cx, cy = grid.front_trim(k).centre
+        px = (int(cx / 2), int((grid.height - cy) / 2))
+        assert front_img.getpixel(px) != (255, 255, 255)
+        assert turned.getpixel(px) == back_swatch[k % 2]
+    assert back_swatch[0] != back_swatch[1]
+
+
+def test_back_offset_shifts_every_back_card(pdfs, tmp_path):
+    spec = get_sheet("letter").with_back_offset(mm_to_pt(1.5), mm_to_pt(-0.5))
+    res = impose(pdfs["fronts"], pdfs["backs"], None, spec, [(i, 0, 1) for i in range(4)], tmp_path, "demo")
+    plain = plan_grid(get_sheet("letter"), W, H)
+    reader = PdfReader(res.backs)
+    for slot, (_, bx, by) in enumerate(placements(reader.pages[0], reader)):
+        b = plain.back_bled(slot)
+        assert (bx, by) == pytest.approx((b.x0 + mm_to_pt(1.5), b.y0 - mm_to_pt(0.5)), abs=1e-3)
+        assert res.placements[slot].back_trim.x0 == pytest.approx(plain.back_trim(slot).x0 + 4.2520, abs=1e-3)
+    assert "back offset +1.50, -0.50 mm" in reader.pages[0].extract_text()
+
+
+@pytest.mark.parametrize("cards,letter,big", [(4, 1, 1), (8, 2, 1), (9, 3, 1), (120, 30, 12)])
+def test_sheet_counts_and_partial_last_sheet(cards, letter, big, tmp_path):
+    unique = min(cards, 60)
+    fronts = card_pdf(tmp_path / "f.pdf", unique)
+    backs = card_pdf(tmp_path / "b.pdf", 4)
+    braille = card_pdf(tmp_path / "br.pdf", unique)
+    copies = [(i, i % 4, cards // unique) for i in range(unique)]
+    for sheet, expected in (("letter", letter), ("12x18", big)):
+        res = impose(fronts, backs, braille, sheet, copies, tmp_path / sheet, "demo")
+        assert res.faces == cards and res.sheets == expected
+        for path in (res.fronts, res.backs, res.braille):
+            reader = PdfReader(path)
+            assert len(reader.pages) == expected
+            per_page = [len(placements(p, reader)) for p in reader.pages]
+            assert sum(per_page) == cards  # a 120-card deck prints 120 faces
+            assert per_page[-1] == cards - (expected - 1) * res.per_sheet > 0  # last sheet: the rest, never blank
+
+
+def test_copies_sit_in_consecutive_slots(pdfs, tmp_path):
+    res = impose(pdfs["fronts"], None, None, "letter", [(0, 0, 2), (1, 0, 3)], tmp_path, "demo")
+    names = [n for p in PdfReader(res.fronts).pages for n, *_ in placements(p, PdfReader(res.fronts))]
+    assert names == ["/Front0", "/Front0", "/Front1", "/Front1", "/Front1"]
+    assert [(p.sheet, p.slot) for p in res.placements] == [(1, 0), (1, 1), (1, 2), (1, 3), (2, 0)]
+
+
+def test_braille_sheets_align_with_fronts(pdfs, tmp_path):
+    for sheet in ("letter", "sra3"):
+        res = impose(pdfs["fronts"], pdfs["backs"], pdfs["braille"], sheet, [(i, 0, 2) for i in range(8)], tmp_path, "demo")
+        fr, br = PdfReader(res.fronts), PdfReader(res.braille)
+        assert len(fr.pages) == len(br.pages)
+        for fp, bp in zip(fr.pages, br.pages):
+            f = [(n.replace("/Front", ""), x, y) for n, x, y in placements(fp, fr)]
+            b = [(n.replace("/Braille", ""), x, y) for n, x, y in placements(bp, br)]
+            assert f == b
+            assert [s[:4] for s in line_segments(fp, fr)] == [s[:4] for s in line_segments(bp, br)]
+        assert "braille" in br.pages[0].extract_text()
+
+
+def test_output_is_deterministic(pdfs, tmp_path):
+    a = impose(pdfs["fronts"], pdfs["backs"], pdfs["braille"], "tabloid", [(i, 0, 1) for i in range(8)], tmp_path / "a", "demo")
+    b = impose(pdfs["fronts"], pdfs["backs"], pdfs["braille"], "tabloid", [(i, 0, 1) for i in range(8)], tmp_path / "b", "demo")
+    for pa, pb in zip(a.paths, b.paths):
+        assert pa.read_bytes() == pb.read_bytes(), pa.name
+
+
+def test_calibration_sheet_has_crosshairs_at_trim_centres_front_and_mirrored_back(pdfs, tmp_path):
+    res = impose(pdfs["fronts"], pdfs["backs"], None, "letter", [(0, 0, 1)], tmp_path, "demo")
+    grid = plan_grid(get_sheet("letter"), W, H)
+    reader = PdfReader(res.calibration)
+    assert len(reader.pages) == 2
+    arm = mm_to_pt(10)
+    for side, page in zip(("front", "back"), reader.pages):
+        segs = [s[:4] for s in line_segments(page, reader)]
+        for slot in range(grid.per_sheet):
+            t = grid.front_trim(slot) if side == "front" else grid.back_trim(slot)
+            cx, cy = t.centre
+            assert any(s == pytest.approx((cx - arm, cy, cx + arm, cy), abs=1e-3) for s in segs)
+            assert any(s == pytest.approx((cx, cy - arm, cx, cy + arm), abs=1e-3) for s in segs)
+        ticks = [s for s in segs if abs(s[2] - s[0]) < 1e-6 and abs(abs(s[3] - s[1]) - 2.0) < 1e-6]
+        assert len(ticks) == (0 if side == "front" else grid.per_sheet * 8)  # 1 mm ticks ±5 mm, not at 0 nor ±5
+
+
+def test_findings_for_mismatched_pages_and_missing_trim_box(tmp_path):
+    fronts = card_pdf(tmp_path / "f.pdf", 2)
+    big_backs = card_pdf(tmp_path / "b.pdf", 1, size=(252, 396))
+    no_boxes = card_pdf(tmp_path / "br.pdf", 2, boxes=False)
+    res = impose(fronts, big_backs, no_boxes, "letter", [(0, 0, 1), (1, 0, 1)], tmp_path, "demo")
+    codes = sorted(f.code for f in res.findings)
+    assert codes == ["IM002", "IM003", "IM003"]  # the back is too big; both braille pages lack a TrimBox
+    assert "252.00 × 396.00 pt" in next(f.message for f in res.findings if "back PDF" in f.message)
+
+
+def test_short_margin_shortens_crop_marks_and_says_so(pdfs, tmp_path):
+    # a sheet just big enough for 2 × 2 bled cards with 0.1 in (7.2 pt) margins
+    spec = load_sheets()["letter"].model_copy(update={"margin": 7.2, "width": 468 + 14.4, "height": 756 + 14.4})
+    grid = plan_grid(spec, W, H)
+    segs = marks.crop_marks([grid.front_trim(s) for s in range(4)], [grid.front_bled(s) for s in range(4)],
+                            grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
+    assert {round(s.length, 6) for s in segs} == {7.2}  # from the bleed edge to the sheet edge
+    res = impose(pdfs["fronts"], None, None, spec, [(0, 0, 1)], tmp_path, "demo")
+    assert [f.code for f in res.findings] == ["IM001"]
+    assert "run 2.5 mm instead of 6.0 mm" in res.findings[0].message
+
+
+def test_errors_name_the_problem(pdfs, tmp_path):
+    with pytest.raises(ImpositionError, match="unknown press sheet 'b5'"):
+        impose(pdfs["fronts"], None, None, "b5", [(0, 0, 1)], tmp_path, "demo")
+    short = card_pdf(tmp_path / "short.pdf", 3)
+    with pytest.raises(ImpositionError, match="3 pages, the fronts .* 8"):
+        impose(pdfs["fronts"], None, short, "letter", [(0, 0, 1)], tmp_path, "demo")
+    with pytest.raises(ImpositionError, match="front page index 8"):
+        impose(pdfs["fronts"], None, None, "letter", [(8, 0, 1)], tmp_path, "demo")
+    tiny = load_sheets()["letter"].model_copy(update={"width": 200.0})
+    with pytest.raises(ImpositionError, match="holds no"):
+        plan_grid(tiny, W, H)
+    assert not list(tmp_path.glob("demo-*"))  # nothing half-written
+
+
+def test_deck_copies_follow_the_print_pages(mini_dir):
+    from engine.load import load_game
+
+    deck = load_game(mini_dir)
+    fronts = [c.id for c in reversed(deck.cards)]
+    copies = deck_copies(deck, fronts, ["forest", "ember"])
+    assert copies == [(fronts.index(c.id), 1 if c.class_id == "ember" else 0, c.copies) for c in deck.cards]
+    assert sum(n for *_, n in copies) == deck.total_copies
+    with pytest.raises(ImpositionError, match="has no page in the fronts PDF"):
+        deck_copies(deck, fronts[1:], ["forest", "ember"])
