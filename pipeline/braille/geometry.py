@@ -4,6 +4,14 @@ All lengths are millimetres. Within a cell, dots are numbered 1–3 down the lef
 column and 4–6 down the right (7 and 8 below, for eight-dot cells); ``dot_pitch``
 is the centre distance between neighbouring dots of one cell, ``cell_pitch`` the
 distance between the same dot of neighbouring cells, ``line_pitch`` between lines.
+
+Profiles (:data:`PROFILES`; each carries its full source in ``GeometryProfile.source``):
+
+- ``spec800`` (default): US Library of Congress NLS Specification 800 (2014) §3.2 —
+  base 1.44, height 0.48, dot 2.34, cell 6.2, line 10.16 mm.
+- ``ada-signage``: 2010 ADA Standards for Accessible Design 703.3.1 — middle of each range.
+- ``marburg-medium``: Marburg Medium (DIN 32976 reference size) — dot 2.5, cell 6.0, line 10.0 mm.
+- ``california``: California Building Code 11B-703.3.1 — dot 2.5, cell 7.6, line 10.1 mm.
 """
 
 from __future__ import annotations
