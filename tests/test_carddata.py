@@ -18,6 +18,7 @@ import pytest
 from conftest import CARDDATA
 from engine.load import load_game
 from engine.model import Deck, Provenance
+from pipeline.render.contrast import contrast_ratio, palette_findings
 
 GAMES = ["apprentice", "apprentice-power-crystal", "enchant", "claim-reinforcements-magic"]
 CORE_CLASSES = ["ember", "forest", "glacier", "spirit"]
@@ -386,18 +387,6 @@ def _linear(srgb: str) -> tuple[float, float, float]:
     return tuple(out)
 
 
-def contrast(a: str, b: str) -> float:
-    """WCAG 2 contrast ratio (1.4.6 / relative luminance definition): (L1 + 0.05) / (L2 + 0.05)."""
-    la, lb = (0.2126 * r + 0.7152 * g + 0.0722 * bl for r, g, bl in (_linear(a), _linear(b)))
-    hi, lo = max(la, lb), min(la, lb)
-    return (hi + 0.05) / (lo + 0.05)
-
-
-def test_contrast_formula_matches_known_values():
-    assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
-    assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)  # the classic 4.5:1 near miss
-
-
 #: Machado, Oliveira & Fernandes (2009), full dichromacy (severity 1.0), on linear RGB.
 CVD = {
     "normal": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
@@ -420,10 +409,12 @@ def _lab(srgb: str, vision: str) -> tuple[float, float, float]:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_palette_text_contrast_at_least_7_to_1(name):
-    for cls in deck(name).game.classes:
+    game = deck(name).game
+    for cls in game.classes:
         p = cls.palette
-        assert contrast(p.background.srgb, p.text.srgb) >= 7.0, cls.id  # WCAG 2 AAA (1.4.6)
-        assert contrast(p.background.srgb, p.accent.srgb) >= 3.0, cls.id  # WCAG 2 non-text (1.4.11)
+        assert contrast_ratio(p.background.srgb, p.text.srgb) >= 7.0, cls.id  # WCAG 2 AAA (1.4.6)
+        assert contrast_ratio(p.background.srgb, p.accent.srgb) >= 3.0, cls.id  # WCAG 2 non-text (1.4.11)
+    assert palette_findings(game) == []
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -446,11 +437,11 @@ def test_class_grounds_stay_apart_for_colour_blind_players(name):
     for vision in CVD:
         for a, b in itertools.combinations(classes, 2):
             la, lb = _lab(a.palette.background.srgb, vision), _lab(b.palette.background.srgb, vision)
-            assert math_dist(la, lb) >= 20, (vision, a.id, b.id)
+            assert delta_e(la, lb) >= 20, (vision, a.id, b.id)
     assert len({c.indicator for c in classes}) == len(classes)
     assert len({c.emblem for c in classes}) == len(classes)
 
 
-def math_dist(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+def delta_e(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     """Euclidean distance (CIE 1976 ΔE*ab on Lab triples)."""
     return sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
