@@ -1,0 +1,258 @@
+"""The UV braille layer: every card's braille dots as vector circles in a spot colour.
+
+Print shops raise transparent braille with a UV printer from a spot-colour layer
+(DESIGN.md §4). Each card page of the layer has the fronts' page boxes
+(MediaBox = BleedBox = 234 × 378 pt, TrimBox [9 9 225 369] for 3 × 5 in with 0.125 in
+bleed) and holds the card's braille block: filled circles of the geometry profile's
+dot base diameter (spec800: 1.44 mm, NLS Specification 800 §3.2) at the dot centres
+of :meth:`BrailleBlock.dots`, painted in a PDF Separation colour space
+(ISO 32000-1 §8.6.6.4) whose colorant name the shop chooses — ``Braille`` by default,
+``RDG_GLOSS`` for Roland, ``Spot 1`` for Arizona — with overprint on (ExtGState
+``/op true``, ``/OPM 1``) so the plate never knocks out the CMYK print beneath.
+
+Coordinates: dot centres are mm from the trim's top-left (x right, y down); on the
+page ``x_pt = bleed + mm_to_pt(x)``, ``y_pt = bleed + trim_h − mm_to_pt(y)``.
+
+Also here: the dot map (JSON, for the shop's quality check), merging the layer into
+the print PDF as a spot plate, and the check that braille keeps at least 1 mm clear
+of the QR code and its quiet zone (UV misregisters by about 1 mm).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from pypdf import PdfReader, PdfWriter
+from reportlab.lib.colors import CMYKColorSep
+from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
+
+from engine.findings import Finding, Location, Severity
+from engine.registry import declare
+from engine.units import mm_to_pt, pt_to_mm
+from pipeline.fsutil import write_bytes, write_text
+from pipeline.layout import CardLayout, load_layout
+from pipeline.render.formpages import CardPages, page_boxes
+
+if TYPE_CHECKING:
+    from engine.model import Deck
+    from pipeline.braille.layout import BrailleBlock
+
+#: Minimum gap between a dot's edge and the QR box (quiet zone included), mm: UV
+#: registration tolerance of about 1 mm (DESIGN.md §4).
+QR_CLEARANCE_MM = 1.0
+
+#: The spot colour's alternate (DeviceCMYK) for viewers and proofs: 100 % magenta, so
+#: the dots show plainly on a screen proof. The press uses the named plate.
+ALTERNATE_CMYK = (0.0, 1.0, 0.0, 0.0)
+
+#: Colorant names with a meaning of their own in a Separation space (ISO 32000-1 §8.6.6.4).
+_RESERVED = {"All", "None", "Cyan", "Magenta", "Yellow", "Black"}
+
+NEAR_QR = declare(
+    "UV001",
+    "braille-near-qr",
+    Severity.error,
+    """A braille dot comes within 1 mm of the QR code's box (its quiet zone included).
+
+    UV printers misregister by about 1 mm: a dot that close can land on the code or its
+    quiet zone and stop phones from reading it.
+
+    Fails: a layout whose braille box starts 0.5 mm below the QR box.
+    Passes: the shipped 3×5 in layout: the braille box starts 0.05 in (1.27 mm) below the QR box, the top dots' edges on its top line.
+    """,
+)
+OFF_SAFE_AREA = declare(
+    "UV002",
+    "braille-outside-safe-area",
+    Severity.error,
+    """A braille dot reaches outside the card's safe area (the trim inset by the layout's ``safe_inset``).
+
+    The cutter wanders by up to the safe inset; a dot there can be cut in half.
+
+    Fails: a braille box whose last cell column ends 1 mm from the trim.
+    Passes: the shipped layout, braille ¼ in inside the trim on every side.
+    """,
+)
+
+
+class TactileError(ValueError):
+    """The braille layer cannot be made: an unusable spot name or a card without a braille block."""
+
+
+def check_spot_name(spot_name: str) -> str:
+    """The spot colour name, checked: 1–127 printable ASCII characters and not a reserved colorant.
+
+    Raises :class:`TactileError` naming the value.
+    """
+    if not spot_name or len(spot_name) > 127 or not all(" " <= ch <= "~" for ch in spot_name):
+        raise TactileError(f"spot colour name must be 1-127 printable ASCII characters, got {spot_name!r}")
+    if spot_name in _RESERVED:
+        raise TactileError(f"spot colour name {spot_name!r} is reserved in PDF; use e.g. 'Braille', 'RDG_GLOSS' or 'Spot 1'")
+    return spot_name
+
+
+def spot_colour(spot_name: str = "Braille") -> CMYKColorSep:
+    """The full-tint Separation colour for the braille plate (alternate :data:`ALTERNATE_CMYK`)."""
+    return CMYKColorSep(*ALTERNATE_CMYK, spotName=check_spot_name(spot_name))
+
+
+def to_pdf(x_mm: float, y_mm: float, layout: CardLayout) -> tuple[float, float]:
+    """A point in mm from the trim's top-left (y down) → PDF pt on the bled page (origin bottom-left)."""
+    return layout.bleed + mm_to_pt(x_mm), layout.bleed + layout.trim.height - mm_to_pt(y_mm)
+
+
+def render_braille_layer(
+    blocks: Mapping[str, BrailleBlock],
+    card_ids: Sequence[str],
+    path: str | Path,
+    spot_name: str = "Braille",
+    layout: CardLayout | None = None,
+) -> Path:
+    """Write the UV braille layer: one page per card id, in the order given (the fronts' page order).
+
+    Every page: MediaBox = BleedBox = trim + 2 × bleed, TrimBox the trim (pt, from the
+    layout); the dots of ``blocks[card_id].dots()`` as filled circles of radius
+    ``profile.dot_base / 2`` in the spot colour, fill overprint on. Deterministic
+    (reportlab ``invariant=1``); no font is referenced but the embedded Atkinson
+    Hyperlegible reportlab starts every page with. Returns ``path``.
+    Raises :class:`TactileError` for a card id without a block or a bad spot name.
+    """
+    from pipeline.render.fonts import face
+
+    layout = layout or load_layout()
+    colour = spot_colour(spot_name)
+    missing = [cid for cid in card_ids if cid not in blocks]
+    if missing:
+        raise TactileError(f"no braille block for card(s) {', '.join(missing)}")
+    b = layout.bleed
+    w, h = layout.trim.width + 2 * b, layout.trim.height + 2 * b
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=(w, h), invariant=1, initialFontName=face("regular").name)
+    canvas.setTitle(f"UV braille layer (spot colour {spot_name})")
+    canvas.setSubject("braille dots, one page per card front, registered page for page with the print PDF")
+    for cid in card_ids:
+        canvas.setBleedBox((0, 0, w, h))
+        canvas.setTrimBox((b, b, b + layout.trim.width, b + layout.trim.height))
+        block = blocks[cid]
+        dots = block.dots()
+        if dots:
+            r = mm_to_pt(block.profile.dot_radius)
+            canvas.setFillOverprint(True)
+            canvas.setOverprintMask(True)
+            canvas.setFillColor(colour)
+            path_ = canvas.beginPath()
+            for d in dots:
+                path_.circle(*to_pdf(d.x, d.y, layout), r)
+            canvas.drawPath(path_, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
+        canvas.showPage()
+    canvas.save()
+    return write_bytes(path, buf.getvalue())
+
+
+def dot_map(blocks: Mapping[str, BrailleBlock], spot_name: str = "Braille") -> dict:
+    """The dot map as a dict: per card (block order) every dot centre ``[x, y]`` in mm from the
+    trim's top-left (x right, y down, rounded to 0.001 mm), with the profile, dot diameter and spot name."""
+    cards = {}
+    profiles = set()
+    for cid, block in blocks.items():
+        profiles.add(block.profile.name)
+        dots = block.dots()
+        cards[cid] = {
+            "profile": block.profile.name,
+            "dot_diameter_mm": block.profile.dot_base,
+            "lines": min(len(block.lines), block.lines_available),
+            "dot_count": len(dots),
+            "dots": [[round(d.x, 3) + 0.0, round(d.y, 3) + 0.0] for d in dots],
+        }
+    return {
+        "spot_name": spot_name,
+        "units": "mm from the trim's top-left corner, x right, y down; dot centres",
+        "profiles": sorted(profiles),
+        "cards": cards,
+    }
+
+
+def write_dot_map(blocks: Mapping[str, BrailleBlock], path: str | Path, spot_name: str = "Braille") -> Path:
+    """Write :func:`dot_map` as JSON (UTF-8, stable order, one card per line); returns ``path``."""
+    doc = dot_map(blocks, spot_name)
+    cards = doc.pop("cards")
+    head = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in doc.items()]
+    body = [f"  {json.dumps(cid)}: {json.dumps(card, separators=(',', ':'))}" for cid, card in cards.items()]
+    return write_text(path, "{\n" + "\n".join(head) + '\n "cards": {\n' + ",\n".join(body) + "\n }\n}\n")
+
+
+def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str | Path) -> Path:
+    """The print PDF with the braille layer merged on top of each page as a spot plate.
+
+    Page *i* of ``braille_pdf`` goes onto page *i* of ``print_pdf`` (pypdf merge, no
+    transformation); the print PDF's page boxes are kept. Raises :class:`TactileError`
+    when the page counts or page boxes differ.
+    """
+    braille = CardPages(braille_pdf, "braille")
+    writer = PdfWriter(clone_from=PdfReader(print_pdf))
+    if len(writer.pages) != len(braille.pages):
+        raise TactileError(f"{braille_pdf} has {len(braille.pages)} pages, {print_pdf} {len(writer.pages)}: they must match page for page")
+    for i, page in enumerate(writer.pages):
+        if not page_boxes(page).same_as(braille.boxes[i]):
+            raise TactileError(f"page {i + 1} of {braille_pdf} has other page boxes than page {i + 1} of {print_pdf}")
+        page.merge_page(braille.stub(writer, i))
+        page.compress_content_streams()
+    buf = io.BytesIO()
+    writer.write(buf)
+    return write_bytes(path, buf.getvalue())
+
+
+def _gap_to_box(x: float, y: float, r: float, box: tuple[float, float, float, float]) -> float:
+    """Distance (mm) from a dot's edge to a box ``(x, y, w, h)``; negative when the dot overlaps it."""
+    bx, by, bw, bh = box
+    dx = max(bx - x, 0.0, x - (bx + bw))
+    dy = max(by - y, 0.0, y - (by + bh))
+    return math.hypot(dx, dy) - r
+
+
+def _where(deck: Deck | None, card_id: str) -> Location:
+    card = deck.card_by_id(card_id) if deck is not None else None
+    return card.where().with_card(card_id) if card is not None else Location(card=card_id)
+
+
+def clearance_findings(
+    blocks: Mapping[str, BrailleBlock],
+    layout: CardLayout | None = None,
+    deck: Deck | None = None,
+    clearance_mm: float = QR_CLEARANCE_MM,
+) -> list[Finding]:
+    """UV001 for a card whose nearest dot edge is closer than ``clearance_mm`` to the QR box;
+    UV002 for a card with a dot edge outside the safe area. One finding per card and code.
+
+    ``deck`` (optional) gives the findings the card's file and line.
+    """
+    layout = layout or load_layout()
+    qr = layout.qr.mm()
+    inset = pt_to_mm(layout.safe_inset)
+    sx0, sy0 = inset, inset
+    sx1, sy1 = pt_to_mm(layout.trim.width) - inset, pt_to_mm(layout.trim.height) - inset
+    out: list[Finding] = []
+    for cid, block in blocks.items():
+        dots = block.dots()
+        if not dots:
+            continue
+        r = block.profile.dot_radius
+        nearest = min(dots, key=lambda d: _gap_to_box(d.x, d.y, r, qr))
+        gap = _gap_to_box(nearest.x, nearest.y, r, qr)
+        if gap < clearance_mm - 1e-9:
+            out.append(NEAR_QR.finding(
+                f"a braille dot (line {nearest.line + 1}, cell {nearest.cell + 1}, dot {nearest.dot}) is {gap:.2f} mm from "
+                f"the QR code's box, less than {clearance_mm:g} mm",
+                _where(deck, cid), "move the layout's braille box further from the qr box"))
+        outside = [d for d in dots if d.x - r < sx0 or d.y - r < sy0 or d.x + r > sx1 or d.y + r > sy1]
+        if outside:
+            d = outside[0]
+            out.append(OFF_SAFE_AREA.finding(
+                f"{len(outside)} braille dot(s) reach outside the safe area, first at ({d.x:.2f}, {d.y:.2f}) mm "
+                f"(line {d.line + 1}, cell {d.cell + 1})",
+                _where(deck, cid), "keep the layout's braille box inside the safe area"))
+    return out

@@ -1,0 +1,225 @@
+"""The UV braille layer: Separation spot colour with overprint, page boxes, dot size and positions
+measured back from the PDF, the tiffsep plate, the dot map, merging into the print PDF, QR clearance.
+
+Reference numbers: spec800 (NLS Specification 800 §3.2): dot base 1.44 mm (radius 0.72 mm),
+dot pitch 2.34 mm, cell pitch 6.2 mm, line pitch 10.16 mm. A dot at (x, y) mm from the trim's
+top-left lies at (9 + x·72/25.4, 369 − y·72/25.4) pt on the 234 × 378 pt page.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+from reportlab.lib.colors import CMYKColor
+from reportlab.pdfgen.canvas import Canvas
+
+from engine.units import mm_to_pt, pt_to_mm
+from pipeline.braille.geometry import PROFILES
+from pipeline.braille.layout import BrailleBlock, layout_deck
+from pipeline.layout import load_layout
+from pipeline.render.tactile import (
+    TactileError,
+    clearance_findings,
+    merge_spot_plate,
+    render_braille_layer,
+    write_dot_map,
+)
+
+SPEC800 = PROFILES["spec800"]
+ORIGIN = (6.35, 33.02)  # the shipped layout's braille box: x 0.25 in, y 1.3 in from the trim's top-left
+
+
+def block(lines, origin=ORIGIN, profile=SPEC800, card_id="card", available=9):
+    return BrailleBlock(card_id, tuple(lines), 10, available, origin, profile)
+
+
+def circles(page, reader):
+    """Every filled subpath as ``(cx, cy, r)`` in pt: the centre and half the extent of its points."""
+    out, points = [], []
+
+    def close():
+        if points:
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            out.append(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, (max(xs) - min(xs)) / 2, (max(ys) - min(ys)) / 2))
+            points.clear()
+
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        vals = [float(v) for v in operands] if op in (b"m", b"c", b"l") else []
+        if op == b"m":
+            close()
+            points.append(vals[:2])
+        elif op == b"c":
+            points.append(vals[4:6])
+        elif op in (b"f", b"f*"):
+            close()
+    return [(cx, cy, rx) for cx, cy, rx, ry in out if abs(rx - ry) < 1e-3]
+
+
+def test_dot_radius_pitch_and_positions_measured_from_the_pdf_equal_the_profile(tmp_path):
+    # ⠿ = dots 1-6; two full cells on line 1, one on line 2
+    blocks = {"card": block(["⠿⠿", "⠿"])}
+    path = render_braille_layer(blocks, ["card"], tmp_path / "b.pdf")
+    reader = PdfReader(path)
+    found = circles(reader.pages[0], reader)
+    assert len(found) == 18
+    for cx, cy, r in found:
+        assert pt_to_mm(r) == pytest.approx(0.72, abs=0.01)
+    mm = sorted((round(pt_to_mm(cx - 9), 3), round(pt_to_mm(369 - cy), 3)) for cx, cy, _ in found)
+    expected = sorted((round(d.x, 3), round(d.y, 3)) for d in blocks["card"].dots())
+    assert len(mm) == len(expected)
+    for got, want in zip(mm, expected):
+        assert got == pytest.approx(want, abs=0.01)
+    # first cell, by hand: dot 1 at the box origin + radius, dot 4 one dot pitch right, dot 3 two down
+    xs = sorted({x for x, _ in mm})
+    ys = sorted({y for _, y in mm})
+    assert xs == pytest.approx([7.07, 9.41, 13.27, 15.61], abs=0.01)  # 6.35+0.72, +2.34, +6.2, +6.2+2.34
+    assert ys == pytest.approx([33.74, 36.08, 38.42, 43.9, 46.24, 48.58], abs=0.01)  # +2.34 steps; +10.16 next line
+    assert xs[1] - xs[0] == pytest.approx(SPEC800.dot_pitch, abs=0.01)
+    assert xs[2] - xs[0] == pytest.approx(SPEC800.cell_pitch, abs=0.01)
+    assert ys[3] - ys[0] == pytest.approx(SPEC800.line_pitch, abs=0.01)
+
+
+def test_other_profile_changes_dot_size(tmp_path):
+    marburg = PROFILES["marburg-medium"]
+    path = render_braille_layer({"c": block(["⠁"], profile=marburg, card_id="c")}, ["c"], tmp_path / "m.pdf")
+    reader = PdfReader(path)
+    [(cx, cy, r)] = circles(reader.pages[0], reader)
+    assert pt_to_mm(r) == pytest.approx(0.75, abs=0.01)
+
+
+@pytest.mark.parametrize("spot", ["Braille", "RDG_GLOSS", "Spot 1"])
+def test_separation_colour_with_overprint_and_the_fronts_page_boxes(spot, tmp_path):
+    path = render_braille_layer({"a": block(["⠁"], card_id="a"), "b": block(["⠃"], card_id="b")}, ["b", "a"], tmp_path / "b.pdf", spot_name=spot)
+    reader = PdfReader(path)
+    assert len(reader.pages) == 2
+    for page in reader.pages:
+        for key, box in (("/MediaBox", [0, 0, 234, 378]), ("/BleedBox", [0, 0, 234, 378]), ("/TrimBox", [9, 9, 225, 369])):
+            assert [float(v) for v in page[key]] == box  # raw keys, written explicitly
+        res = page["/Resources"]
+        [(name, cs)] = res["/ColorSpace"].items()
+        cs = cs.get_object()
+        assert cs[0] == "/Separation" and cs[1] == f"/{spot}" and cs[2] == "/DeviceCMYK"
+        states = {k: v.get_object() for k, v in res["/ExtGState"].items()}
+        ops = [(op, operands) for operands, op in ContentStream(page.get_contents(), reader).operations]
+        used = [states[str(o[0])] for op, o in ops if op == b"gs"]
+        assert any(s.get("/op") == True for s in used)  # noqa: E712 (pypdf's BooleanObject compares equal to True)
+        assert any(s.get("/OPM") == 1 for s in used)
+        # the overprint state and the spot colour are set before the dots are filled
+        names = [op for op, _ in ops]
+        assert names.index(b"gs") < names.index(b"scn") < names.index(b"f")
+        assert str([o for op, o in ops if op == b"cs"][0][0]) == name
+        assert dict(res["/Font"].get_object()) == {}  # no font at all, so no unembedded Helvetica
+    assert len(circles(reader.pages[0], reader)) == 2 and len(circles(reader.pages[1], reader)) == 1  # ⠃ then ⠁
+
+
+@pytest.mark.skipif(shutil.which("gs") is None, reason="Ghostscript is not installed")
+def test_tiffsep_render_shows_the_spot_plate_with_ink_where_the_dots_are(tmp_path):
+    blk = block(["⠿"])
+    path = render_braille_layer({"card": blk}, ["card"], tmp_path / "b.pdf", spot_name="RDG_GLOSS")
+    subprocess.run(["gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep", "-r144",
+                    f"-sOutputFile={tmp_path / 'sep.tif'}", str(path)], check=True, capture_output=True)
+    from PIL import Image
+
+    plate = Image.open(tmp_path / "sep(RDG_GLOSS).tif")  # its own plate, named after the spot colour
+    cyan = Image.open(tmp_path / "sep(Cyan).tif")
+    assert plate.size == (468, 756)
+    scale = 2  # 144 dpi: 2 px per pt
+    for d in blk.dots():
+        px = (int((9 + mm_to_pt(d.x)) * scale), int((9 + mm_to_pt(d.y)) * scale))  # y down from the page top
+        assert plate.getpixel(px) == 0  # tiffsep plates: 0 = full ink
+        assert cyan.getpixel(px) == 255
+    assert plate.getpixel((400, 700)) == 255
+    assert cyan.getextrema() == (255, 255)
+
+
+def test_dot_map_lists_every_dot_in_mm_with_diameter_and_spot(tmp_path, mini_dir):
+    from engine.load import load_game
+
+    deck = load_game(mini_dir)
+    blocks, _ = layout_deck(deck)
+    path = write_dot_map(blocks, tmp_path / "dots.json", spot_name="Spot 1")
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["spot_name"] == "Spot 1" and doc["profiles"] == ["spec800"]
+    assert list(doc["cards"]) == [c.id for c in deck.cards]
+    for cid, entry in doc["cards"].items():
+        dots = blocks[cid].dots()
+        assert entry["dot_diameter_mm"] == 1.44
+        assert entry["dot_count"] == len(dots) == len(entry["dots"])
+        assert entry["dots"] == [[round(d.x, 3), round(d.y, 3)] for d in dots]
+    # ember-apprentice starts with the class indicator ⠠⠑ (capital sign = dot 6; e = dots 1, 5)
+    first = doc["cards"]["ember-apprentice"]["dots"][:3]
+    assert first == [[9.41, 38.42], [13.27, 33.74], [15.61, 36.08]]
+
+
+def test_layer_follows_the_given_card_order_and_refuses_missing_blocks(tmp_path):
+    with pytest.raises(TactileError, match="no braille block for card.*ghost"):
+        render_braille_layer({"a": block(["⠁"])}, ["a", "ghost"], tmp_path / "b.pdf")
+    assert not (tmp_path / "b.pdf").exists()
+    for bad in ("", "All", "Braille\u00e9"):
+        with pytest.raises(TactileError):
+            render_braille_layer({"a": block(["⠁"])}, ["a"], tmp_path / "b.pdf", spot_name=bad)
+
+
+def test_layer_is_deterministic(tmp_path):
+    blocks = {"a": block(["⠁⠃⠉", "⠙"])}
+    a = render_braille_layer(blocks, ["a"], tmp_path / "a.pdf").read_bytes()
+    b = render_braille_layer(blocks, ["a"], tmp_path / "b.pdf").read_bytes()
+    assert a == b
+
+
+def _fronts(path, pages):
+    c = Canvas(str(path), pagesize=(234, 378), invariant=1)
+    for _ in range(pages):
+        c.setBleedBox((0, 0, 234, 378))
+        c.setTrimBox((9, 9, 225, 369))
+        c.setFillColor(CMYKColor(0, 0, 0.2, 0))
+        c.rect(0, 0, 234, 378, stroke=0, fill=1)
+        c.showPage()
+    c.save()
+    return path
+
+
+def test_merge_into_the_print_pdf_as_a_spot_plate(tmp_path):
+    fronts = _fronts(tmp_path / "fronts.pdf", 2)
+    braille = render_braille_layer({"a": block(["⠿"]), "b": block(["⠁"])}, ["a", "b"], tmp_path / "braille.pdf")
+    merged = merge_spot_plate(fronts, braille, tmp_path / "fronts+braille.pdf")
+    reader = PdfReader(merged)
+    assert len(reader.pages) == 2
+    for page, dots in zip(reader.pages, (6, 1)):
+        assert [float(v) for v in page["/TrimBox"]] == [9, 9, 225, 369]
+        [(_, form)] = page["/Resources"]["/XObject"].items()
+        form = form.get_object()
+        [(_, cs)] = form["/Resources"]["/ColorSpace"].items()
+        assert cs.get_object()[1] == "/Braille"
+        assert [float(v) for v in form["/BBox"]] == [0, 0, 234, 378]
+        assert form.get_data().count(b" m ") + form.get_data().count(b" m\n") == dots
+    with pytest.raises(TactileError, match="must match page for page"):
+        merge_spot_plate(_fronts(tmp_path / "three.pdf", 3), braille, tmp_path / "x.pdf")
+
+
+def test_braille_keeps_1mm_clear_of_the_qr_code(mini_dir):
+    from engine.load import load_game
+
+    layout = load_layout()
+    deck = load_game(mini_dir)
+    blocks, _ = layout_deck(deck)
+    assert clearance_findings(blocks, layout, deck) == []  # the shipped layout keeps clear
+    qr_x, qr_y, qr_w, qr_h = layout.qr.mm()
+    assert (qr_x, qr_y + qr_h) == pytest.approx((6.35, 31.75))  # QR box 0.25 in + 1 in
+    # dot 1 of the first cell: its top edge is the block origin; 1.0 mm below the QR box passes, 0.9 mm fails
+    assert clearance_findings({"a": block(["⠁"], origin=(6.35, 32.75))}, layout) == []
+    [f] = clearance_findings({"a": block(["⠁"], origin=(6.35, 32.65))}, layout)
+    assert (f.code, f.name, f.location.card) == ("UV001", "braille-near-qr", "a")
+    assert "0.90 mm from the QR code's box" in f.message
+
+
+def test_dots_outside_the_safe_area_are_reported(mini_dir):
+    layout = load_layout()
+    # 10 full cells starting 20 mm in: the last dot column ends at 20 + 9·6.2 + 2.34 + 1.44 = 79.58 mm > 76.2 − 3.175
+    [f] = clearance_findings({"a": block(["⠿" * 10], origin=(20.0, 60.0))}, layout)
+    assert f.code == "UV002" and "outside the safe area" in f.message
