@@ -1,0 +1,239 @@
+"""Proofs for designers: PNG renders of every card front and back, and a contact sheet.
+
+A front proof is the print fronts PDF page rasterised with pypdfium2 (150 dpi by
+default; the PNG includes the bleed, so a 234 × 378 pt page gives 488 × 788 px), with:
+
+- the braille drawn as semi-transparent dots exactly where the UV layer puts them:
+  every dot of ``BrailleBlock.dots()`` (mm from the trim's top-left) becomes a circle
+  of the profile's dot base diameter centred at
+  ``px = (trim offset in pt + mm_to_pt(x)) × dpi / 72`` (the trim offset is the bleed,
+  read from the page's TrimBox);
+- a "PROVISIONAL" stamp across the card when the rulebook does not name the card
+  (``provenance: provisional``), and a "PLACEHOLDER ART" stamp over the art box when
+  the card has no art file yet.
+
+Back proofs are the class backs, rasterised as they are. The contact sheet
+(``contact-sheet.html``) shows every card's proof with its findings beside it.
+
+Output folder layout: ``fronts/<card id>.png``, ``backs/<class id>.png``,
+``contact-sheet.html``. Pages are rendered one at a time (flat memory).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.findings import Finding, Severity, counts, sort_key
+from engine.model import Card, Deck, Provenance
+from pipeline.archive import environment
+from pipeline.fsutil import write_bytes, write_text
+from pipeline.layout import Box, CardLayout, load_layout
+from pipeline.raster import PageRaster, render_pages
+from pipeline.render.style import box_of, design_for
+
+if TYPE_CHECKING:
+    from pipeline.braille.layout import BrailleBlock
+
+#: Default proof resolution (dpi).
+PROOF_DPI = 150
+#: The dot overlay colour, RGBA: a mid blue at 55 % opacity, so print stays readable under it.
+DOT_RGBA = (0, 90, 255, 140)
+#: A one-pixel light ring round each dot keeps dots visible on dark card grounds.
+DOT_RING_RGBA = (255, 255, 255, 200)
+#: Stamp colours, RGBA: a dark red at 70 % opacity with white letters.
+STAMP_RGBA = (170, 0, 0, 180)
+STAMP_TEXT_RGBA = (255, 255, 255, 255)
+CONTACT_SHEET = "contact-sheet.html"
+
+
+class ProofError(ValueError):
+    """Proof inputs that do not fit together (a card without a page in the fronts PDF)."""
+
+
+def has_placeholder_art(deck: Deck, card: Card) -> bool:
+    """True when the card prints with placeholder art: no ``image:`` or no such file in the game folder."""
+    if not card.image:
+        return True
+    return not (Path(deck.folder or ".") / card.image).is_file()
+
+
+def draw_dots(image: Image.Image, raster: PageRaster, block: BrailleBlock, rgba: tuple[int, int, int, int] = DOT_RGBA) -> Image.Image:
+    """``image`` (RGB, same geometry as ``raster``) with the block's dots composited on top.
+
+    Each dot is a filled circle of diameter ``profile.dot_base`` (mm; its outermost
+    pixel a light ring) centred where
+    :meth:`BrailleBlock.dots` says (mm from the trim's top-left), converted with
+    :meth:`PageRaster.mm_to_px`. Only the lines that fit the box are drawn (as on the
+    UV layer). Returns a new RGB image.
+    """
+    layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    r = block.profile.dot_radius * raster.px_per_mm
+    for dot in block.dots():
+        cx, cy = raster.mm_to_px(dot.x, dot.y)
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=rgba, outline=DOT_RING_RGBA, width=1)
+    return Image.alpha_composite(image.convert("RGBA"), layer).convert("RGB")
+
+
+def _font(size_px: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.load_default(size=size_px)
+
+
+def stamp(image: Image.Image, text: str, box_px: tuple[float, float, float, float], angle: float = 0.0) -> Image.Image:
+    """``image`` with ``text`` stamped as white capitals on a translucent red band inside ``box_px``.
+
+    ``box_px`` is ``(x0, y0, x1, y1)`` in pixels; the band spans the box's width and
+    is centred in it, turned by ``angle`` degrees (counter-clockwise). Returns a new RGB image.
+    """
+    x0, y0, x1, y1 = box_px
+    width = int(x1 - x0)
+    size = max(10, int(width / (0.62 * max(len(text), 1))))
+    font = _font(size)
+    left, top, right, bottom = font.getbbox(text)
+    band = Image.new("RGBA", (width, int((bottom - top) * 1.8)), STAMP_RGBA)
+    ImageDraw.Draw(band).text(((width - (right - left)) / 2 - left, (band.height - (bottom - top)) / 2 - top), text, font=font, fill=STAMP_TEXT_RGBA)
+    if angle:
+        band = band.rotate(angle, expand=True, resample=Image.Resampling.BICUBIC)
+    out = image.convert("RGBA")
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    out.alpha_composite(band, (int(cx - band.width / 2), int(cy - band.height / 2)))
+    return out.convert("RGB")
+
+
+def _box_px(raster: PageRaster, box: Box | None) -> tuple[float, float, float, float] | None:
+    """A layout box (pt from the trim's top-left) as ``(x0, y0, x1, y1)`` image pixels, or None."""
+    if box is None:
+        return None
+    x, y, w, h = box.mm()
+    x0, y0 = raster.mm_to_px(x, y)
+    x1, y1 = raster.mm_to_px(x + w, y + h)
+    return x0, y0, x1, y1
+
+
+def proof_front(raster: PageRaster, deck: Deck, card: Card, block: BrailleBlock | None,
+                layout: CardLayout | None = None, overlay: bool = True) -> Image.Image:
+    """The front proof of one card: stamps (placeholder art, provisional) then the dot overlay on top.
+
+    ``overlay=False`` leaves the dots out (the base the overlay is blended onto).
+    Returns an RGB image the size of ``raster.image``.
+    """
+    layout = layout or load_layout()
+    image = raster.image
+    face = "front-rules" if (card.rules or "").strip() else "front-art"  # as pipeline.render.card.draw_front
+    art = _box_px(raster, box_of(layout, design_for(layout), face, "art"))
+    if art is not None and has_placeholder_art(deck, card):
+        image = stamp(image, "PLACEHOLDER ART", (art[0], art[3] - (art[3] - art[1]) * 0.3, art[2], art[3]))
+    if card.provenance is Provenance.provisional:
+        w, h = image.size
+        image = stamp(image, "PROVISIONAL", (w * 0.08, h * 0.3, w * 0.92, h * 0.5), angle=30)
+    if overlay and block is not None:
+        image = draw_dots(image, raster, block)
+    return image
+
+
+def _png(image: Image.Image) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, format="PNG", compress_level=3)
+    return buf.getvalue()
+
+
+@dataclass(frozen=True)
+class ProofSet:
+    """Written proofs: front PNG per card id, back PNG per class id (relative to the proof folder)."""
+
+    fronts: dict[str, str]
+    backs: dict[str, str]
+
+
+def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path, out_dir: str | Path,
+                       page_ids: Sequence[str] | None = None, dpi: float = PROOF_DPI, only: Iterable[str] | None = None,
+                       layout: CardLayout | None = None) -> dict[str, Path]:
+    """Write ``fronts/<card id>.png`` for every card (or the ids in ``only``); returns paths by card id.
+
+    Page i of ``fronts_pdf`` is card ``page_ids[i]`` (default: the deck's cards in
+    order, as ``render_fronts`` writes them). Raises ProofError when a wanted card has
+    no page, RasterError for an unreadable PDF, OutputError when ``out_dir`` cannot be written.
+    """
+    out_dir = Path(out_dir)
+    ids = list(page_ids) if page_ids is not None else [c.id for c in deck.cards]
+    wanted = set(only) if only is not None else {c.id for c in deck.cards}
+    cards = {c.id: c for c in deck.cards}
+    layout = layout or load_layout()
+    written: dict[str, Path] = {}
+    for card_id, raster in zip(ids, render_pages(fronts_pdf, dpi=dpi)):
+        if card_id not in wanted or card_id not in cards:
+            continue
+        image = proof_front(raster, deck, cards[card_id], blocks.get(card_id), layout)
+        written[card_id] = write_bytes(out_dir / "fronts" / f"{card_id}.png", _png(image))
+    missing = sorted(wanted - set(written))
+    if missing:
+        raise ProofError(f"{fronts_pdf} has no page for card(s) {', '.join(missing[:5])}")
+    return written
+
+
+def write_back_proofs(deck: Deck, backs_pdf: str | Path, out_dir: str | Path, page_ids: Sequence[str] | None = None,
+                      dpi: float = PROOF_DPI) -> dict[str, Path]:
+    """Write ``backs/<class id>.png`` for every page of ``backs_pdf`` (page i = class ``page_ids[i]``,
+    default the game's class order); returns paths by class id."""
+    ids = list(page_ids) if page_ids is not None else [c.id for c in deck.game.classes]
+    return {cid: write_bytes(Path(out_dir) / "backs" / f"{cid}.png", _png(r.image))
+            for cid, r in zip(ids, render_pages(backs_pdf, dpi=dpi))}
+
+
+def write_contact_sheet(deck: Deck, out_dir: str | Path, findings: Iterable[Finding] = (), title: str | None = None) -> Path:
+    """Write ``contact-sheet.html``: every card's front proof with its findings beside it.
+
+    Links the PNGs under ``fronts/`` and ``backs/`` of ``out_dir`` (a card whose proof is
+    missing says so). ``findings`` are matched to cards by ``location.card``; the rest
+    are listed as game findings. Returns the path.
+    """
+    out_dir = Path(out_dir)
+    items = sorted(findings, key=sort_key)
+    by_card: dict[str, list[Finding]] = {}
+    game_level: list[Finding] = []
+    for f in items:
+        (by_card.setdefault(f.location.card, []) if f.location.card else game_level).append(f)
+    cards = []
+    for card in deck.cards:
+        cls = deck.game.class_by_id(card.class_id)
+        cards.append({
+            "id": card.id, "name": card.name, "class_name": cls.name if cls else card.class_id,
+            "power": card.power, "copies": card.copies,
+            "provisional": card.provenance is Provenance.provisional,
+            "placeholder": has_placeholder_art(deck, card),
+            "front": f"fronts/{card.id}.png" if (out_dir / "fronts" / f"{card.id}.png").is_file() else None,
+            "findings": [_finding_view(f) for f in by_card.get(card.id, [])],
+        })
+    backs = [{"id": c.id, "name": c.name, "src": f"backs/{c.id}.png"} for c in deck.game.classes if (out_dir / "backs" / f"{c.id}.png").is_file()]
+    html = environment().get_template("contact-sheet.html.j2").render(
+        title=title or f"{deck.game.title}: proof contact sheet", game=deck.game, cards=cards, backs=backs,
+        game_findings=[_finding_view(f) for f in game_level], counts=counts(items),
+        provisional=sum(c["provisional"] for c in cards), placeholder=sum(c["placeholder"] for c in cards),
+    )
+    return write_text(out_dir / CONTACT_SHEET, html)
+
+
+def _finding_view(f: Finding) -> dict:
+    return {"code": f.code, "name": f.name, "severity": f.severity.value, "message": f.message, "hint": f.hint,
+            "where": str(f.location), "error": f.severity is Severity.error}
+
+
+def write_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path, backs_pdf: str | Path | None,
+                 out_dir: str | Path, findings: Iterable[Finding] = (), dpi: float = PROOF_DPI,
+                 front_ids: Sequence[str] | None = None, back_ids: Sequence[str] | None = None) -> list[Path]:
+    """Write every proof of a game into ``out_dir``: fronts, backs and the contact sheet.
+
+    ``front_ids`` / ``back_ids`` are the ``PrintResult.pages`` of the fronts and backs
+    PDFs (default: deck order and class order). Returns the written paths (fronts in
+    deck order, then backs, then ``contact-sheet.html``). Raises as
+    :func:`write_front_proofs` does.
+    """
+    fronts = write_front_proofs(deck, blocks, fronts_pdf, out_dir, front_ids, dpi)
+    backs = write_back_proofs(deck, backs_pdf, out_dir, back_ids, dpi) if backs_pdf is not None else {}
+    sheet = write_contact_sheet(deck, out_dir, findings)
+    return [fronts[c.id] for c in deck.cards] + list(backs.values()) + [sheet]

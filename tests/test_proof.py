@@ -1,0 +1,143 @@
+"""Proofs: pixel size at 150 dpi, the braille dot overlay exactly where the dot map puts the dots,
+provisional and placeholder-art stamps, back proofs and the contact sheet."""
+
+from __future__ import annotations
+
+import math
+
+import lxml.html
+import pytest
+from PIL import Image
+
+from engine.findings import Finding, Location, Severity
+from engine.load import load_game
+from engine.units import mm_to_pt
+from pipeline.braille.layout import layout_deck
+from pipeline.proof import DOT_RGBA, PROOF_DPI, proof_front, write_contact_sheet, write_proofs
+from pipeline.raster import expected_size, render_page
+from pipeline.render.deck_pdf import render_backs, render_fronts
+from pipeline.render.tactile import dot_map
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The mini fixture game: deck, blocks, fronts and backs PDFs, and its proofs at 150 dpi."""
+    from conftest import GAMES
+
+    tmp = tmp_path_factory.mktemp("proof")
+    deck = load_game(GAMES / "mini")
+    blocks, findings = layout_deck(deck)
+    fronts = render_fronts(deck, tmp / "fronts.pdf")
+    backs = render_backs(deck, tmp / "backs.pdf")
+    extra = Finding("BR001", "braille-overflow", Severity.error, "needs 12 lines <but> the box holds 9",
+                    location=Location("cards.yaml", 3, 5, "fireball"))
+    written = write_proofs(deck, blocks, fronts.path, backs.path, tmp / "proofs", [*findings, extra],
+                           front_ids=fronts.pages, back_ids=backs.pages)
+    return {"deck": deck, "blocks": blocks, "fronts": fronts.path, "dir": tmp / "proofs", "written": written, "tmp": tmp}
+
+
+def test_proof_png_is_the_bled_card_at_150_dpi(built):
+    # 234 × 378 pt × 150/72 = 487.5 × 787.5 px; pypdfium2 renders ceil() of each side.
+    assert expected_size(234, 378, 150) == (488, 788)
+    for card in built["deck"].cards:
+        with Image.open(built["dir"] / "fronts" / f"{card.id}.png") as im:
+            assert im.size == (488, 788) and im.mode == "RGB"
+    assert PROOF_DPI == 150
+
+
+def _blend(over: tuple[int, int, int, int], under: tuple[int, int, int]) -> tuple[int, ...]:
+    a = over[3] / 255
+    return tuple(round(o * a + u * (1 - a)) for o, u in zip(over[:3], under))
+
+
+def test_dot_overlay_sits_where_the_dot_map_says(built):
+    deck, blocks = built["deck"], built["blocks"]
+    card = deck.card_by_id("forest-apprentice")
+    raster = render_page(built["fronts"], [c.id for c in deck.cards].index(card.id), dpi=150)
+    base = proof_front(raster, deck, card, blocks[card.id], overlay=False)
+    with Image.open(built["dir"] / "fronts" / f"{card.id}.png") as im:
+        proof = im.convert("RGB")
+    scale = 150 / 72
+    bleed_pt = 9  # 0.125 in
+    centres = [((bleed_pt + mm_to_pt(x)) * scale, (bleed_pt + mm_to_pt(y)) * scale)
+               for x, y in dot_map(blocks)["cards"][card.id]["dots"]]
+    assert len(centres) == len(blocks[card.id].dots()) > 20
+    # every dot centre shows the overlay colour blended over the proof underneath
+    for cx, cy in centres:
+        px = (int(cx), int(cy))
+        expected = _blend(DOT_RGBA, base.getpixel(px))
+        assert all(abs(a - b) <= 2 for a, b in zip(proof.getpixel(px), expected)), (px, proof.getpixel(px), expected)
+    # and nothing else changed: every differing pixel lies within a dot (radius 0.72 mm = 4.25 px)
+    radius = 1.44 / 2 / 25.4 * 150
+    diff = _diff_pixels(proof, base)
+    assert diff
+    assert all(min(math.hypot(x + 0.5 - cx, y + 0.5 - cy) for cx, cy in centres) <= radius + 1.5 for x, y in diff)
+
+
+def _diff_pixels(a: Image.Image, b: Image.Image) -> list[tuple[int, int]]:
+    from PIL import ImageChops
+
+    mask = ImageChops.difference(a, b).convert("L").tobytes()
+    return [(i % a.width, i // a.width) for i, v in enumerate(mask) if v]
+
+
+def _red_stamp_pixels(image: Image.Image, box: tuple[int, int, int, int]) -> int:
+    """Pixels of the stamp's translucent dark red over the white card ground (about (198, 71, 71))."""
+    data = image.crop(box).convert("RGB").tobytes()
+    return sum(1 for i in range(0, len(data), 3) if data[i] > 150 and data[i + 1] < 110 and data[i + 2] < 110)
+
+
+def test_provisional_card_is_stamped_and_a_rulebook_card_is_not(built):
+    d = built["dir"] / "fronts"
+    middle = (40, 230, 450, 400)  # the diagonal PROVISIONAL band crosses the card's middle
+    with Image.open(d / "ember-ranger.png") as provisional, Image.open(d / "ember-apprentice.png") as rulebook:
+        assert _red_stamp_pixels(provisional.convert("RGB"), middle) > 5000
+        assert _red_stamp_pixels(rulebook.convert("RGB"), middle) == 0
+
+
+def test_placeholder_art_is_stamped_until_the_art_exists(built, game_copy):
+    d = built["dir"] / "fronts"
+    art_band = (19, 430, 469, 505)  # lower 30 % of the art box (0.25–2.75 in × 1.32–3.42 in, plus 9 pt bleed)
+    with Image.open(d / "ember-apprentice.png") as placeholder:
+        assert _red_stamp_pixels(placeholder.convert("RGB"), art_band) > 3000
+    # the same card with an art file in the game folder: no stamp
+    folder = game_copy("mini")
+    Image.new("RGB", (300, 250), (40, 160, 60)).save(folder / "art.png")
+    text = (folder / "cards.yaml").read_text(encoding="utf-8")
+    (folder / "cards.yaml").write_text(text.replace("    provenance: rulebook\n", "    image: art.png\n    provenance: rulebook\n", 1), encoding="utf-8")
+    deck = load_game(folder)
+    blocks, _ = layout_deck(deck)
+    fronts = render_fronts(deck, folder / "fronts.pdf")
+    raster = render_page(fronts.path, 0, dpi=150)
+    image = proof_front(raster, deck, deck.cards[0], blocks[deck.cards[0].id], overlay=False)
+    assert _red_stamp_pixels(image, art_band) == 0
+
+
+def test_back_proofs_one_per_class(built):
+    backs = sorted(p.name for p in (built["dir"] / "backs").iterdir())
+    assert backs == ["ember.png", "forest.png"]
+    with Image.open(built["dir"] / "backs" / "ember.png") as im:
+        assert im.size == (488, 788)
+
+
+def test_contact_sheet_lists_every_card_with_its_findings(built):
+    doc = lxml.html.fromstring((built["dir"] / "contact-sheet.html").read_bytes())
+    items = doc.xpath("//li[@data-card-id]")
+    assert [li.get("data-card-id") for li in items] == [c.id for c in built["deck"].cards]
+    for li in items:
+        img = li.xpath(".//img")[0]
+        assert (built["dir"] / img.get("src")).is_file()
+    fireball = next(li for li in items if li.get("data-card-id") == "fireball")
+    assert "BR001 braille-overflow: needs 12 lines <but> the box holds 9" in " ".join(fireball.text_content().split())
+    ranger = next(li for li in items if li.get("data-card-id") == "ember-ranger")
+    assert "PROVISIONAL" in ranger.text_content()
+    assert "1 error(s)" in doc.xpath("//p[@class='summary']")[0].text_content()
+    assert built["written"][-1] == built["dir"] / "contact-sheet.html"
+
+
+def test_contact_sheet_without_proofs_says_so(built, tmp_path):
+    path = write_contact_sheet(built["deck"], tmp_path)
+    doc = lxml.html.fromstring(path.read_bytes())
+    assert len(doc.xpath("//li[@data-card-id]")) == 4
+    assert doc.xpath("//img") == []
+    assert doc.text_content().count("No proof rendered.") == 4
