@@ -10,6 +10,8 @@ STAGE_MODULES: tuple[str, ...] = (
     "pipeline.braille.layout",
     "pipeline.braille.dice",
     "pipeline.dice_sheet",
+    "pipeline.render.tactile",
+    "pipeline.render.impose",
     "pipeline.emboss.write",
 )
 
