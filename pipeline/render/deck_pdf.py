@@ -21,7 +21,7 @@ from engine.findings import Finding, Location
 from engine.model import Deck
 from pipeline.layout import CardLayout, load_layout
 from pipeline.render import fonts
-from pipeline.render.card import PLACEHOLDER_ART, Sheet, draw_back, draw_front
+from pipeline.render.card import IMAGE_UNREADABLE, PLACEHOLDER_ART, Sheet, draw_back, draw_front
 from pipeline.render.contrast import palette_findings
 from pipeline.render.pdfx import finish
 from pipeline.render.style import LayoutError, design_for
@@ -97,7 +97,8 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
         findings += draw_front(canvas, card, cls, game, sheet, _art_root(deck))
         canvas.showPage()
         ids.append(card.id)
-    placeholders = [c.id for c in deck.cards if not c.image]
+    unreadable = {f.location.card for f in findings if f.code == IMAGE_UNREADABLE.code}
+    placeholders = [c.id for c in deck.cards if not c.image or c.id in unreadable]
     if placeholders:
         findings.append(PLACEHOLDER_ART.finding(
             f"{len(placeholders)} of {len(deck.cards)} unique cards print with placeholder art",

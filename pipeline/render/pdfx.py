@@ -142,6 +142,11 @@ def check_pdfx(pdf: pikepdf.Pdf) -> list[str]:
     return problems
 
 
+def _unparse(obj) -> bytes:
+    """PDF syntax of an object (a name, array or dictionary), resolving nothing."""
+    return bytes(obj.unparse()) if hasattr(obj, "unparse") else str(obj).encode()
+
+
 def _box(page, key: str) -> list[float] | None:
     raw = page.obj.get(key)
     return [float(v) for v in raw] if raw is not None else None
@@ -176,7 +181,7 @@ def _check_resources(resources, owner, seen: set) -> list[str]:
     if resources is None:
         return out
     for name, space in dict(resources.get("/ColorSpace", {})).items():
-        if _SPACE_NAMES.search(bytes(pikepdf.unparse(space))):
+        if _SPACE_NAMES.search(_unparse(space)):
             out.append(f"colour space {name} is not CMYK, grey or spot")
     for name, gs in dict(resources.get("/ExtGState", {})).items():
         if "/SMask" in gs and gs.SMask != Name("/None"):
@@ -194,8 +199,8 @@ def _check_resources(resources, owner, seen: set) -> list[str]:
         seen.add(key)
         if xobj.get("/Subtype") == Name.Image:
             space = xobj.get("/ColorSpace")
-            if space is not None and _SPACE_NAMES.search(bytes(pikepdf.unparse(space))):
-                out.append(f"image {name} is in {pikepdf.unparse(space).decode()}, not CMYK or grey")
+            if space is not None and _SPACE_NAMES.search(_unparse(space)):
+                out.append(f"image {name} is in {_unparse(space).decode()}, not CMYK or grey")
             if "/SMask" in xobj:
                 out.append(f"image {name} has a soft mask (transparency)")
         elif xobj.get("/Subtype") == Name.Form:

@@ -1,0 +1,129 @@
+"""QR codes: the matrix (level M, cached), the size rule, and codes that decode from a 300 dpi raster."""
+
+from __future__ import annotations
+
+import pikepdf
+import pypdfium2
+import pytest
+import zxingcpp
+
+from conftest import CARDDATA, GAMES
+from engine.load import load_game
+from engine.units import pt_to_mm
+from pipeline import qr
+from pipeline.layout import load_layout
+from pipeline.render.deck_pdf import render_fronts
+
+URL = "https://cards.example.invalid/mini/cards/ember-apprentice.html"  # 62 characters
+
+
+def _qr_box_pdf():
+    layout = load_layout()
+    return layout.qr.to_pdf(layout.trim.height, layout.bleed)
+
+
+@pytest.fixture(scope="module")
+def mini_fronts(tmp_path_factory):
+    deck = load_game(GAMES / "mini")
+    return deck, render_fronts(deck, tmp_path_factory.mktemp("qr") / "fronts.pdf")
+
+
+def test_matrix_is_version_4_at_level_m_without_quiet_zone():
+    matrix = qr.qr_matrix(URL)
+    # 62 bytes at level M need version 4 (capacity 62 bytes; ISO/IEC 18004 table 7): 17 + 4·4 = 33 modules.
+    assert len(matrix) == 33 and all(len(row) == 33 for row in matrix)
+    # finder pattern in the top-left corner: no quiet zone inside the matrix
+    assert matrix[0][:7] == (True,) * 7 and matrix[1][:7] == (True,) + (False,) * 5 + (True,)
+
+
+def test_matrix_is_cached_by_url():
+    qr.qr_matrix.cache_clear()
+    first = qr.qr_matrix(URL)
+    assert qr.qr_matrix(URL) is first
+    assert qr.qr_matrix.cache_info().hits == 1
+
+
+def test_module_size_in_the_layout_box():
+    box = _qr_box_pdf()
+    assert box[2] == box[3] == 72.0  # 1 in
+    # 72 pt / (33 + 8) modules = 1.756 pt = 0.620 mm
+    assert pt_to_mm(qr.module_pt(URL, box)) == pytest.approx(0.6195, abs=1e-4)
+    assert qr.check_qr_size(URL, box) == []
+
+
+def test_a_url_too_long_for_half_millimetre_modules_is_a_finding(game_copy, tmp_path):
+    folder = game_copy("mini")
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace(
+        'base_url: "https://cards.example.invalid/mini/"',
+        'base_url: "https://cards.example.invalid/a-very-long-path/that-keeps-going/and-going/further-still/mini/"'))
+    result = render_fronts(load_game(folder), tmp_path / "f.pdf")
+    found = [f for f in result.findings if f.code == "QR001"]
+    assert {f.location.card for f in found} == {"ember-apprentice", "ember-ranger", "forest-apprentice", "fireball"}
+    first = found[0]
+    assert first.location.card == "ember-apprentice"
+    # 120-character URL: version 7 at level M (45 modules) + 8 quiet modules in 72 pt = 1.358 pt = 0.479 mm
+    assert "URL of 120 characters needs 45×45 modules" in first.message and "0.48 mm" in first.message
+
+
+def test_every_card_of_the_fixture_decodes_from_a_full_page_300_dpi_raster(mini_fronts):
+    deck, result = mini_fronts
+    pdf = pypdfium2.PdfDocument(str(result.path))
+    try:
+        for index, card in enumerate(deck.cards):
+            image = pdf[index].render(scale=300 / 72, grayscale=True).to_pil()
+            assert abs(image.size[0] - 975) <= 1 and abs(image.size[1] - 1575) <= 1  # 234 × 378 pt at 300 dpi
+            codes = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
+            assert [c.text for c in codes] == [deck.game.archive.url_for(card)]
+            assert codes[0].ec_level == "M"
+    finally:
+        pdf.close()
+
+
+def test_every_card_of_a_shipped_game_decodes(tmp_path):
+    folder = CARDDATA / "apprentice-power-crystal"
+    if not (folder / "game.yaml").exists():
+        pytest.skip("apprentice-power-crystal not shipped yet")
+    deck = load_game(folder)
+    result = render_fronts(deck, tmp_path / "fronts.pdf")
+    assert not [f for f in result.findings if f.code.startswith("QR")]
+    expected = [(c.id, deck.game.archive.url_for(c)) for c in deck.cards]
+    assert len(expected) == len(result.pages) > 60
+    assert qr.verify_qr(result.path, expected, _qr_box_pdf()) == []
+
+
+def test_verify_reports_a_code_that_does_not_match(mini_fronts):
+    deck, result = mini_fronts
+    expected = [(c.id, deck.game.archive.url_for(c)) for c in deck.cards]
+    expected[1] = ("ember-ranger", "https://elsewhere.invalid/")
+    (finding,) = qr.verify_qr(result.path, expected, _qr_box_pdf())
+    assert finding.code == "QR002" and finding.location.card == "ember-ranger"
+    assert "page 2" in finding.message and "ember-ranger.html" in finding.message
+
+
+def test_quiet_zone_is_white_and_modules_are_vectors(mini_fronts):
+    deck, result = mini_fronts
+    box = _qr_box_pdf()
+    url = deck.game.archive.url_for(deck.cards[0])
+    module = qr.module_pt(url, box)
+    with pikepdf.open(result.path) as pdf:
+        assert "/XObject" not in pdf.pages[0].obj.Resources  # no raster anywhere on a placeholder-art card
+    pdf = pypdfium2.PdfDocument(str(result.path))
+    try:
+        scale = 300 / 72
+        image = pdf[0].render(scale=scale, grayscale=True).to_pil().convert("L")
+    finally:
+        pdf.close()
+    x0, top = box[0] * scale, (378 - box[1] - box[3]) * scale
+    quiet = 4 * module * scale
+    inner = 1.0  # stay one pixel clear of anti-aliased edges
+    side = (len(qr.qr_matrix(url)) + 8) * module * scale
+    pixels = image.load()
+    for i in range(int(x0 + inner), int(x0 + side - inner)):
+        for j in list(range(int(top + inner), int(top + quiet - inner))) + list(range(int(top + side - quiet + inner), int(top + side - inner))):
+            assert pixels[i, j] >= 250, (i, j)
+    for j in range(int(top + inner), int(top + side - inner)):
+        for i in list(range(int(x0 + inner), int(x0 + quiet - inner))) + list(range(int(x0 + side - quiet + inner), int(x0 + side - inner))):
+            assert pixels[i, j] >= 250, (i, j)
+    # the first module of the finder pattern is dark (pdfium shows 100 % K as a near-black grey)
+    assert pixels[int(x0 + quiet + module * scale / 2), int(top + quiet + module * scale / 2)] <= 64
