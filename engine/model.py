@@ -173,6 +173,9 @@ class PowerScheme(Located):
     - ``number_prefix`` / ``symbol_prefix``: the prefix cells (numeric indicator ⠼, full cell ⠿).
     - ``text_power_kinds``: card kinds whose "power" is a paragraph of rules text
       (Claim's artifacts); those cards carry no power value.
+    - ``overrides``: explicit cells for single values, prefix included — the designer's
+      recorded decision where the rulebook's convention makes two values collide
+      (e.g. the Power Crystal expansion's 0 against the core set's single-letter 10).
     """
 
     numbers: dict[Literal["min", "max"], int] | None = None
@@ -182,6 +185,15 @@ class PowerScheme(Located):
     number_prefix: str = "⠼"
     symbol_prefix: str = "⠿"
     text_power_kinds: list[str] = Field(default_factory=list)
+    overrides: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("overrides")
+    @classmethod
+    def _cells_only(cls, value: dict[str, str]) -> dict[str, str]:
+        for key, cells in value.items():
+            if not cells or not all("\u2800" <= ch <= "\u283f" for ch in cells):
+                raise ValueError(f"override for {key!r} must be six-dot Unicode braille cells (U+2800-U+283F), got {cells!r}")
+        return value
 
     def allowed(self) -> list[str]:
         """Every allowed power value as text, numbers first then symbols then modifiers."""

@@ -71,3 +71,25 @@ def test_untranslatable_modifier_is_a_value_error_and_skipped_by_collisions():
     with pytest.raises(ValueError, match="U\\+2603"):
         enc.encode("☃")
     assert enc.collisions() == []
+
+
+def test_override_resolves_the_power_crystal_zero_collision():
+    """The Power Crystal expansion records 0 as ⠼⠴ (Nemeth zero) so it no longer reads as the core set's 10 (⠼⠚)."""
+    from conftest import CARDDATA
+    from engine.load import load_game
+
+    scheme = load_game(CARDDATA / "apprentice-power-crystal").game.power
+    enc = PowerEncoding(scheme)
+    assert (enc.encode("0"), enc.encode("10"), enc.encode("11")) == ("⠼⠴", "⠼⠚", "⠼⠅")
+    assert enc.collisions() == []
+    without = PowerEncoding(scheme.model_copy(update={"overrides": {}}))
+    assert without.collisions() == [("0", "10", "⠼⠚")]
+
+
+def test_override_must_be_six_dot_cells():
+    import pydantic
+
+    from engine.model import PowerScheme
+
+    with pytest.raises(pydantic.ValidationError, match="six-dot"):
+        PowerScheme(numbers={"min": 0, "max": 11}, overrides={"0": "0"})

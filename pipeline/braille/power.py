@@ -13,6 +13,8 @@ value (Apprentice rulebook, "Cards" item 3; Enchant rulebook, "Cards" item 2):
   symbol's uncontracted UEB cell(s) without indicators. Letters are written as the
   lowercase letter cell with no capital sign (the full cell already marks a symbol, and
   the rulebooks call it a single cell): "E" → ⠿⠑, "?" → ⠿⠦.
+- ``overrides``: explicit cells the game data records for a value win over all of the
+  above (the designer's decision where a convention collides).
 - modifiers (Claim's potions "x2", "+6", "-5"): UEB text through liblouis in the game's
   grade; a leading "-" before a digit is the minus sign (UEB ⠐⠤), not a hyphen:
   "x2" → ⠭⠼⠃, "+6" → ⠐⠖⠼⠋, "-5" → ⠐⠤⠼⠑.
@@ -59,6 +61,8 @@ class PowerEncoding:
         if value not in self._allowed:
             raise ValueError(f"power {value!r} is not allowed by the game's power scheme (allowed: {', '.join(self._allowed)})")
         s = self.scheme
+        if value in s.overrides:
+            return s.overrides[value]
         if s.numbers and _INTEGER.match(value) and s.numbers["min"] <= int(value) <= s.numbers["max"]:
             return self._number(int(value))
         if value in s.symbols:
