@@ -3,8 +3,9 @@
 The numbers written in these tests are taken from the rulebooks in ../shared/seeds/
 (the comment next to each names the rulebook and section); the data is loaded through
 the real loader and counted, never compared with itself. Where a rulebook contradicts
-itself the data records what it states and these tests pin down that the contradiction
-is still there for the engine to find (Claim's 58 vs 60; Enchant's power X).
+itself the data records the careful reading (Claim's list of 60 cards over its stated 58;
+Enchant's power X, which its Letters section defines and its Cards section leaves out),
+and the rulebook checks (tests/test_seed_rulebooks.py) report the contradiction.
 """
 
 from __future__ import annotations
@@ -201,12 +202,11 @@ def test_enchant_classes_and_counts():
 
 def test_enchant_power_letters_and_the_x_slip():
     d = deck("enchant")
-    assert d.game.power.allowed() == [str(n) for n in range(1, 11)] + ["E", "H", "L", "O"]
+    # Cards, 2 lists E, H, L, O; the Letters section adds X, which the Enchant card needs.
+    assert d.game.power.allowed() == [str(n) for n in range(1, 11)] + ["E", "H", "L", "O", "X"]
     assert d.game.power.number_style == "ueb"  # "UEB numbering ... aj=10" (Cards, 2)
-    # The Enchant card "always wins" (Midgame), which is X ("eXtraordinary (Instant win!)", Letters),
-    # a value the power list leaves out: the only out-of-scheme power, kept for the engine.
-    outside = [(c.id, c.power) for c in d.cards if c.power not in d.game.power.allowed()]
-    assert outside == [("enchant", "X")]
+    # The Enchant card "always wins" (Midgame): X ("eXtraordinary (Instant win!)", Letters).
+    assert [(c.id, c.power, c.copies) for c in d.cards if c.power == "X"] == [("enchant", "X", 4)]
     (d6,) = d.game.dice
     # "Print/Braille 25mm D6"; the cell on the left of each face (Contents; D6).
     assert (d6.faces, round(d6.size * 25.4 / 72, 3), d6.shape.value, d6.braille_position) == (6, 25.0, "square", "left")
@@ -247,8 +247,8 @@ def test_claim_components():
 def test_claim_stated_total_contradicts_its_list():
     d = deck("claim-reinforcements-magic")
     # Components says "58 cards"; its list adds up to 18 + 10 + 10 + 10 + 10 + 2 = 60.
-    # The data records the stated 58 and holds all 60: the engine must see both.
-    assert d.game.composition.total == 58
+    # The data records the 60 the list names (the rulebook check reports the stated 58).
+    assert d.game.composition.total == 60
     assert d.total_copies == 60
     assert sum(cc.cards for cc in d.game.composition.classes.values()) == 60
 
@@ -333,7 +333,7 @@ def test_every_card_uses_a_defined_class_and_power(name):
         assert d.game.class_by_id(card.class_id) is not None, card.id
         if card.kind in d.game.power.text_power_kinds or card.kind in ("crystal", "overview"):
             assert card.power is None, card.id
-        elif not (name == "enchant" and card.id == "enchant"):  # the X slip, see above
+        else:
             assert card.power in allowed, card.id
 
 
