@@ -71,9 +71,15 @@ class Job:
     products: dict = field(default_factory=dict)
 
     def path(self, *parts: str) -> Path:
-        """A path inside the staging folder (parents created)."""
+        """A file path inside the staging folder (its folder created)."""
         p = self.staging.joinpath(*parts)
         p.parent.mkdir(parents=True, exist_ok=True)
+        return p
+
+    def folder(self, *parts: str) -> Path:
+        """A folder inside the staging folder (created)."""
+        p = self.staging.joinpath(*parts)
+        p.mkdir(parents=True, exist_ok=True)
         return p
 
     @property
@@ -131,9 +137,41 @@ def stage_braille(job: Job) -> list[Finding]:
     return list(findings)
 
 
+def stage_dice(job: Job) -> list[Finding]:
+    """One die face sheet PDF per die: faces at actual size, numerals, braille dots, key."""
+    from pipeline.braille.geometry import get_profile
+    from pipeline.dice_sheet import render_dice
+
+    profile = get_profile(job.settings.geometry or job.deck.game.braille.geometry)
+    sheets = render_dice(job.deck, job.folder("dice"), profile)
+    return [f for sheet in sheets for f in sheet.findings]
+
+
+def stage_print(job: Job) -> list[Finding]:
+    """The print PDFs: one front per unique card, one back per class (PDF/X-1a, CMYK, 3×5 in + bleed)."""
+    from pipeline.render.deck_pdf import render_backs, render_fronts
+
+    gid = job.game_id
+    fronts = render_fronts(job.deck, job.path("print", f"{gid}-fronts.pdf"))
+    backs = render_backs(job.deck, job.path("print", f"{gid}-backs.pdf"))
+    job.products["fronts"], job.products["backs"] = fronts, backs
+    return list(fronts.findings) + list(backs.findings)
+
+
+def stage_emboss(job: Job) -> list[Finding]:
+    """BRF and PEF embosser files (card per page for card stock, several cards per sheet to cut)."""
+    from pipeline.emboss.write import emboss_outputs, jobs_for
+
+    result = emboss_outputs(job.deck, job.products["blocks"], job.folder("emboss"), jobs=jobs_for(job.settings.profile))
+    return list(result.findings)
+
+
 STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("checks", stage_checks),
     ("braille", stage_braille),
+    ("dice", stage_dice),
+    ("print", stage_print),
+    ("emboss", stage_emboss),
 )
 
 #: Stages whose findings are known before anything is written: errors here stop the game early.
@@ -161,6 +199,12 @@ def stages_to_run(only: tuple[str, ...] | None) -> list[str]:
         grew = bool(extra)
         wanted |= extra
     return [n for n in names if n in wanted]
+
+
+def _sorted(findings: list[Finding]) -> list[Finding]:
+    from engine.findings import sort_key
+
+    return sorted(findings, key=sort_key)
 
 
 def _has_errors(findings: list[Finding], strict: bool) -> bool:
@@ -202,14 +246,14 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, 
             report(game_id, name)
             job.findings += filter_findings(fn(job), selection, deck) if name != "checks" else fn(job)
             if name in PREFLIGHT and _has_errors(job.findings, settings.strict) and not settings.force:
-                return GameOutcome(game_dir, game_id, "stopped", job.findings, **counts_kw)
+                return GameOutcome(game_dir, game_id, "stopped", _sorted(job.findings), **counts_kw)
         if _has_errors(job.findings, settings.strict) and not settings.force:
-            return GameOutcome(game_dir, game_id, "stopped", job.findings, **counts_kw)
+            return GameOutcome(game_dir, game_id, "stopped", _sorted(job.findings), **counts_kw)
         report(game_id, "manifest")
         manifest = _manifest(job, key, counts_kw)
         write_text(staging / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
         _commit(staging, final)
-        return GameOutcome(game_dir, game_id, "built", job.findings, [e["path"] for e in manifest["files"]], forced=settings.force, **counts_kw)
+        return GameOutcome(game_dir, game_id, "built", _sorted(job.findings), [e["path"] for e in manifest["files"]], forced=settings.force, **counts_kw)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

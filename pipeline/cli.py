@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
@@ -16,7 +17,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from engine.findings import Finding, exit_code, render_json, render_text
+from engine.findings import Finding, Severity, exit_code, render_json, render_text
 from engine.load import DataError, load_game
 from engine.model import Deck
 from engine.registry import RULES, CheckContext, Selection, filter_findings, run_checks
@@ -167,6 +168,7 @@ def build(
     select: Annotated[Optional[list[str]], typer.Option(help="Only these finding codes, prefixes or names.")] = None,
     ignore: Annotated[Optional[list[str]], typer.Option(help="Skip these finding codes, prefixes or names.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List info findings one by one too (default: counted by code).")] = False,
 ) -> None:
     """Build every output for the given games: checks, braille, print PDFs, UV layer, press sheets, BRF/PEF, archive, proofs.
 
@@ -212,7 +214,12 @@ def build(
     for o in outcomes:
         label = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read"}[o.status]
         out.print(f"== {o.game_id}: {label}; {o.cards} unique cards, {o.copies} printed, {o.provisional} provisional" + (" (forced)" if o.forced else ""), markup=False)
-        print_findings(o.findings, Format.text)
+        shown = o.findings if verbose else [f for f in o.findings if f.severity is not Severity.info]
+        print_findings(shown, Format.text)
+        infos = Counter((f.code, f.name) for f in o.findings if f.severity is Severity.info)
+        if infos and not verbose:
+            listed = ", ".join(f"{code} {name} ×{n}" for (code, name), n in sorted(infos.items()))
+            out.print(f"   info: {listed} (--verbose or report.json lists them)", markup=False)
         worst = max(worst, 2 if o.status == "unreadable" else exit_code(o.findings, strict))
     out.print(f"report: {out_dir / 'report.json'}", markup=False)
     raise typer.Exit(worst)
@@ -315,5 +322,41 @@ def dice_cmd(
     for sheet in sheets:
         out.print(f"wrote {sheet.path}", markup=False)
     findings = filter_findings([f for s in sheets for f in s.findings], Selection(), deck)
+    print_findings(findings, Format.text)
+    raise typer.Exit(exit_code(findings))
+
+
+@app.command("render")
+def render_cmd(
+    game_dir: Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")],
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default output/<game>/print).")] = None,
+    verify_qr: Annotated[bool, typer.Option("--verify-qr", help="Render every QR at 300 dpi and decode it (a few ms per card).")] = False,
+) -> None:
+    """Write the print PDFs of a game: one front per unique card, one back per class (PDF/X-1a:2003, CMYK, 3×5 in + bleed).
+
+    Example: [bold]deckpress render carddata/apprentice --out output/apprentice/print --verify-qr[/bold]
+    """
+    from pipeline.fsutil import OutputError
+    from pipeline.layout import load_layout
+    from pipeline.qr import verify_qr
+    from pipeline.render.deck_pdf import render_backs, render_fronts
+    from pipeline.render.pdfx import PdfxError
+    from pipeline.render.style import LayoutError
+
+    deck = load_or_exit(game_dir, Format.text)
+    folder = out_dir or Path("output") / deck.game.id / "print"
+    try:
+        fronts = render_fronts(deck, folder / f"{deck.game.id}-fronts.pdf")
+        backs = render_backs(deck, folder / f"{deck.game.id}-backs.pdf")
+    except (LayoutError, PdfxError, OutputError) as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    findings = list(fronts.findings) + list(backs.findings)
+    if verify_qr:
+        layout = load_layout()
+        box = layout.qr.to_pdf(layout.trim.height, layout.bleed)
+        findings += verify_qr(fronts.path, [(c.id, deck.game.archive.url_for(c)) for c in deck.cards], box)
+    out.print(f"wrote {fronts.path} ({len(fronts.pages)} fronts) and {backs.path} ({len(backs.pages)} backs)", markup=False)
+    findings = filter_findings(findings, Selection(), deck)
     print_findings(findings, Format.text)
     raise typer.Exit(exit_code(findings))

@@ -1,0 +1,161 @@
+"""The build runner end to end on the fixture game: files, manifest, safety, determinism."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pikepdf
+import pytest
+from typer.testing import CliRunner
+
+from conftest import ROOT
+from pipeline.build import LOCK_NAME, BuildSettings, run_build
+from pipeline.cli import app
+
+runner = CliRunner()
+DECKPRESS = str(Path(sys.executable).with_name("deckpress"))
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """One full build of the mini fixture game (shared by the read-only tests below)."""
+    out = tmp_path_factory.mktemp("build") / "output"
+    (outcome,) = run_build([str(ROOT / "tests/fixtures/games/mini")], BuildSettings(out_dir=str(out), papers=("letter",)))
+    assert outcome.status == "built", [f.render() for f in outcome.findings]
+    return out / "mini"
+
+
+def test_every_expected_file(built):
+    files = set(_tree(built))
+    expected = {
+        "manifest.json",
+        "print/mini-fronts.pdf",
+        "print/mini-backs.pdf",
+    }
+    assert expected <= files, sorted(expected - files)
+
+
+def test_manifest_hashes_match(built):
+    manifest = json.loads((built / "manifest.json").read_text())
+    assert manifest["unique_cards"] == 4 and manifest["printed_cards"] == 8 and manifest["provisional_cards"] == 1
+    assert manifest["cards_per_class"] == {"ember": 4, "forest": 4}
+    assert manifest["versions"]["liblouis"].count(".") >= 1
+    listed = {e["path"]: e for e in manifest["files"]}
+    on_disk = {k: v for k, v in _tree(built).items() if k != "manifest.json"}
+    assert set(listed) == set(on_disk)
+    for path, data in on_disk.items():
+        assert listed[path]["bytes"] == len(data)
+        assert listed[path]["sha256"] == hashlib.sha256(data).hexdigest()
+
+
+def test_two_builds_byte_identical(built, tmp_path):
+    (outcome,) = run_build([str(ROOT / "tests/fixtures/games/mini")], BuildSettings(out_dir=str(tmp_path), papers=("letter",)))
+    assert outcome.status == "built"
+    assert _tree(tmp_path / "mini") == _tree(built)
+
+
+def test_unchanged_rebuild_is_reused(tmp_path):
+    settings = BuildSettings(out_dir=str(tmp_path), papers=("letter",), only=("print",))
+    game = str(ROOT / "tests/fixtures/games/mini")
+    (first,) = run_build([game], settings)
+    before = _tree(tmp_path / "mini")
+    (second,) = run_build([game], settings)
+    assert (first.status, second.status) == ("built", "cached")
+    assert _tree(tmp_path / "mini") == before
+    assert [f.code for f in second.findings] == [f.code for f in first.findings]
+
+
+def test_errors_stop_before_anything_is_written(tmp_path, game_copy):
+    game = game_copy("mini")
+    text = (game / "cards.yaml").read_text().replace("power: 5", "power: 12")  # outside 1-11
+    (game / "cards.yaml").write_text(text)
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["build", str(game), "--out", str(out), "--quiet"])
+    assert result.exit_code == 1, result.output
+    assert "STOPPED" in result.output
+    assert not (out / "mini").exists()
+    forced = runner.invoke(app, ["build", str(game), "--out", str(out), "--quiet", "--force", "--only", "print"])
+    assert forced.exit_code == 1
+    assert json.loads((out / "mini" / "manifest.json").read_text())["forced"] is True
+
+
+def test_unwritable_output_exits_2_naming_the_path(tmp_path, mini_dir):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    result = runner.invoke(app, ["build", str(mini_dir), "--out", str(blocker / "out"), "--quiet"])
+    assert result.exit_code == 2
+    assert str(blocker) in result.output
+
+
+def test_second_build_refused_while_locked(tmp_path, mini_dir):
+    tmp_path.joinpath(LOCK_NAME).touch()
+    with open(tmp_path / LOCK_NAME) as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        result = runner.invoke(app, ["build", str(mini_dir), "--out", str(tmp_path), "--quiet"])
+    assert result.exit_code == 2
+    assert "another deckpress build is writing" in result.output
+
+
+def test_unknown_stage_is_refused(tmp_path, mini_dir):
+    result = runner.invoke(app, ["build", str(mini_dir), "--out", str(tmp_path), "--only", "printt"])
+    assert result.exit_code == 2 and "unknown stage printt" in result.output
+
+
+def _consistent(folder: Path) -> bool:
+    """Every file of a game's output matches its manifest (a whole build, not a mix of two)."""
+    manifest = json.loads((folder / "manifest.json").read_text())
+    listed = {e["path"]: e["sha256"] for e in manifest["files"]}
+    on_disk = {k: hashlib.sha256(v).hexdigest() for k, v in _tree(folder).items() if k != "manifest.json"}
+    return listed == on_disk
+
+
+def test_killed_build_leaves_previous_output_intact(tmp_path):
+    """SIGKILL a build at several moments: the output folder always holds one whole build
+    (the previous one until the new one is complete), and every PDF in it opens."""
+    game = str(ROOT / "tests/fixtures/games/mini")
+    out = tmp_path / "out"
+    (first,) = run_build([game], BuildSettings(out_dir=str(out), papers=("letter",)))
+    assert first.status == "built"
+    before = _tree(out / "mini")
+    outcomes = []
+    for delay in (0.2, 0.5, 0.8, 1.2):
+        # A different spot name changes the build key, so each build really writes.
+        proc = subprocess.Popen([DECKPRESS, "build", game, "--out", str(out), "--quiet", "--spot", f"Spot{delay}", "--paper", "letter"], cwd=ROOT)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        after = _tree(out / "mini")
+        assert _consistent(out / "mini")
+        outcomes.append(after == before)
+        for rel in after:
+            if rel.endswith(".pdf"):
+                pikepdf.open(out / "mini" / rel).close()
+    assert outcomes[0], "a build killed early must leave the previous output untouched"
+    # The next build clears the stale staging folder and completes.
+    (again,) = run_build([game], BuildSettings(out_dir=str(out), papers=("letter",), spot="Other"))
+    assert again.status == "built"
+    assert not list(out.glob(".staging-*")) and not list(out.glob(".old-*"))
+
+
+def test_recover_restores_a_build_caught_mid_swap(tmp_path):
+    from pipeline.build import OutputLock
+
+    (tmp_path / ".old-mini-123").mkdir()
+    (tmp_path / ".old-mini-123" / "manifest.json").write_text("{}")
+    (tmp_path / ".staging-mini-456").mkdir()
+    with OutputLock(tmp_path):
+        pass
+    assert (tmp_path / "mini" / "manifest.json").read_text() == "{}"
+    assert not (tmp_path / ".staging-mini-456").exists()
