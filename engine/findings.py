@@ -87,11 +87,11 @@ def counts(findings: Iterable[Finding]) -> dict[str, int]:
     return {s.value: tally.get(s.value, 0) for s in Severity}
 
 
-def render_text(findings: Iterable[Finding]) -> str:
-    """All findings as text lines, sorted, followed by a summary line of counts."""
+def render_text(findings: Iterable[Finding], counted: Iterable[Finding] | None = None) -> str:
+    """Findings as text lines, sorted, then a summary line counting ``counted`` (default: the same findings)."""
     items = sorted(findings, key=sort_key)
     lines = [f.render() for f in items]
-    c = counts(items)
+    c = counts(items if counted is None else counted)
     lines.append(f"{c['error']} error(s), {c['warning']} warning(s), {c['info']} info")
     return "\n".join(lines)
 

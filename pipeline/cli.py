@@ -215,7 +215,7 @@ def build(
         label = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read"}[o.status]
         out.print(f"== {o.game_id}: {label}; {o.cards} unique cards, {o.copies} printed, {o.provisional} provisional" + (" (forced)" if o.forced else ""), markup=False)
         shown = o.findings if verbose else [f for f in o.findings if f.severity is not Severity.info]
-        print_findings(shown, Format.text)
+        out.print(render_text(shown, counted=o.findings), markup=False)
         infos = Counter((f.code, f.name) for f in o.findings if f.severity is Severity.info)
         if infos and not verbose:
             listed = ", ".join(f"{code} {name} ×{n}" for (code, name), n in sorted(infos.items()))
