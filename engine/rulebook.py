@@ -8,9 +8,10 @@ this structure by :mod:`engine.checks.claims`.
 Structure, deliberately simple and explainable:
 
 - a *bullet* is a line starting with ``-``, ``*``, ``+``, ``•``, ``–``, ``—`` or ``1.`` / ``1)``;
-- a *heading* is a Markdown ``#`` line (or a line in bold only); in plain text, a short
-  line (≤ 8 words, ≤ 70 characters) that does not end like a sentence and is all capitals,
-  or ends with ":", or stands alone between blank lines;
+- a *heading* is a Markdown ``#`` line (or a line in bold only), or a short line
+  (≤ 8 words, ≤ 70 characters) that does not end like a sentence and is all capitals,
+  or ends with ":", or has a blank line before or after it (before *and* after in
+  Markdown, whose prose is hard-wrapped);
 - a *paragraph* is a run of lines joined where a line does not end a sentence
   (Markdown's hard-wrapped prose), never across blank lines, bullets or headings;
 - a *table of contents* is the bullet list after a "Table of Contents" line (or after a
@@ -194,15 +195,13 @@ class Rulebook:
             if self.markdown:
                 body = _EMPHASIS.sub("", _LINK.sub(r"\1", body))
             out.append(Line(i + 1, raw, body.rstrip(), start, indent, md_heading))
-        if not self.markdown:
-            out = [self._plain_heading(out, i) for i in range(len(out))]
-        return out
+        return [self._plain_heading(out, i, self.markdown) for i in range(len(out))]
 
     @staticmethod
-    def _plain_heading(lines: list[Line], i: int) -> Line:
+    def _plain_heading(lines: list[Line], i: int, markdown: bool) -> Line:
         line = lines[i]
         text = line.body.strip()
-        if line.bullet or not text or len(text) > 70 or len(text.split()) > 8:
+        if line.heading or line.bullet or not text or len(text) > 70 or len(text.split()) > 8:
             return line
         if _SENTENCE_END.search(text) and not text.isupper():
             return line
@@ -213,7 +212,8 @@ class Rulebook:
             return line  # "Passive Power Crystals: Apply globally …" is a label and its text
         before = i == 0 or lines[i - 1].blank
         after = i + 1 >= len(lines) or lines[i + 1].blank
-        if caps or text.endswith(":") or before or after:
+        alone = (before and after) if markdown else (before or after)  # Markdown prose is hard-wrapped
+        if caps or text.endswith(":") or alone:
             return Line(line.number, line.raw, line.body, line.start, None, True)
         return line
 

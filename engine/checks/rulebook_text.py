@@ -123,7 +123,12 @@ def rulebook_power_values_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         return
     scheme = deck.game.power
     letters = [s for s in scheme.symbols if re.fullmatch(r"[A-Z]", s)]
-    for line, col, stated, ref, text in _stated_sets(rb, deck):
+    stated_sets = list(_stated_sets(rb, deck))
+    done: set[tuple[int, tuple[str, ...]]] = set()
+    for line, col, stated, ref, text in stated_sets:
+        if (line.number, tuple(stated)) in done:
+            continue  # the same set twice on one line is one statement
+        done.add((line.number, tuple(stated)))
         if ref is None:
             have, what, where = letters, "the power scheme's letters", scheme.where("symbols")
         else:
@@ -137,7 +142,7 @@ def rulebook_power_values_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
                 f"the rulebook states {', '.join(stated)} ({quote(text)}) but {what} are {', '.join(have) or 'none'}: {'; '.join(bits)}",
                 at(rb, line, col),
                 "correct the values in game.yaml / cards.yaml or the rulebook",
-                (where,),
+                tuple(at(rb, o[0], o[1]) for o in stated_sets if o[3] is ref and o[2] != stated) + (where,),
             )
 
 
