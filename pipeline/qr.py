@@ -41,8 +41,10 @@ QR_TOO_DENSE = declare(
     "QR001",
     "qr-module-too-small",
     Severity.error,
-    """A card's URL needs so many QR modules that, with the 4-module quiet zone, a module in the
-    layout's ``qr`` box would be smaller than 0.5 mm.
+    """A card's URL is too long for the layout's qr box: its QR modules would be under 0.5 mm.
+
+    With the 4-module quiet zone inside the ``qr`` box, a module is the box side divided by
+    the module count plus 8.
 
     Longer URLs need a larger QR version (more modules); small modules fail to scan from print.
 

@@ -10,6 +10,8 @@ STAGE_MODULES: tuple[str, ...] = (
     "pipeline.braille.layout",
     "pipeline.braille.dice",
     "pipeline.dice_sheet",
+    "pipeline.qr",
+    "pipeline.render.deck_pdf",
     "pipeline.render.tactile",
     "pipeline.render.impose",
     "pipeline.emboss.write",
