@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pypdf import PageObject, PdfReader, PdfWriter
 from pypdf.errors import PyPdfError
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, RectangleObject
+from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, RectangleObject, StreamObject
 
 from pipeline.render.sheets import Rect
 
@@ -90,17 +90,14 @@ class CardPages:
         if index in self._stubs:
             return self._stubs[index]
         page, box = self.pages[index], self.boxes[index].bleed
-        content = page.get_contents()
-        form = DecodedStreamObject()
-        form.set_data(content.get_data() if content is not None else b"")
+        form = self._form_stream(page, writer)
         form.update({
             NameObject("/Type"): NameObject("/XObject"),
             NameObject("/Subtype"): NameObject("/Form"),
             NameObject("/BBox"): RectangleObject([box.x0, box.y0, box.x1, box.y1]),
             NameObject("/Resources"): page.get("/Resources", DictionaryObject()).get_object().clone(writer),
         })
-        # pypdf has no public call to add a new indirect object to a writer.
-        ref = writer._add_object(form.flate_encode())
+        ref = form.indirect_reference
         name = f"/{self.role.capitalize()}{index}"
         stub = PageObject.create_blank_page(None, box.width, box.height)
         stub[NameObject("/MediaBox")] = RectangleObject([box.x0, box.y0, box.x1, box.y1])
@@ -110,3 +107,21 @@ class CardPages:
         stub[NameObject("/Contents")] = body
         self._stubs[index] = stub
         return stub
+
+    @staticmethod
+    def _form_stream(page: PageObject, writer: PdfWriter) -> StreamObject:
+        """The page's content as a new indirect stream of ``writer``.
+
+        A single content stream is copied still encoded (no decode and re-encode); an array
+        of streams is joined (ISO 32000-1 §7.8.2: the array is one content stream) and
+        Flate-encoded.
+        """
+        raw = page.get("/Contents")
+        single = raw.get_object() if raw is not None else None
+        if isinstance(single, StreamObject) and single.indirect_reference is not None:
+            return single.clone(writer, force_duplicate=True)
+        joined = DecodedStreamObject()
+        content = page.get_contents()
+        joined.set_data(content.get_data() if content is not None else b"")
+        # pypdf has no public call that adds a new (not cloned) indirect object to a writer
+        return writer._add_object(joined.flate_encode()).get_object()
