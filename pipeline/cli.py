@@ -360,3 +360,82 @@ def render_cmd(
     findings = filter_findings(findings, Selection(), deck)
     print_findings(findings, Format.text)
     raise typer.Exit(exit_code(findings))
+
+
+def _proof_folder(game_dir: Path, out_dir: Path | None) -> Path:
+    """``--out`` or ``output/proofs/<game id>`` (the game folder's name when game.yaml does not load)."""
+    if out_dir is not None:
+        return out_dir
+    try:
+        return Path("output") / "proofs" / load_game(game_dir).game.id
+    except DataError:
+        return Path("output") / "proofs" / game_dir.name
+
+
+@app.command("proof")
+def proof_cmd(
+    game_dir: Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")],
+    card: Annotated[Optional[list[str]], typer.Option("--card", help="Proof only this card id (repeatable). Default: every card, the backs and the contact sheet.")] = None,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default: output/proofs/<game id>).")] = None,
+    dpi: Annotated[int, typer.Option("--dpi", min=36, max=600, help="Resolution of the PNG proofs.")] = 150,
+) -> None:
+    """PNG proofs of card fronts (braille drawn as a dot overlay, provisional cards and placeholder art stamped) and a contact sheet.
+
+    Example: [bold]deckpress proof carddata/apprentice --card ember-apprentice[/bold]
+    """
+    from pipeline.fsutil import OutputError
+    from pipeline.proof import ProofError, proof_cards
+    from pipeline.raster import RasterError
+    from pipeline.render.style import LayoutError
+
+    deck = load_or_exit(game_dir, Format.text)
+    folder = out_dir or Path("output") / "proofs" / deck.game.id
+    try:
+        run = proof_cards(deck, card or None, folder, dpi)
+    except KeyError as exc:
+        err.print(f"deckpress: {exc.args[0]}", markup=False)
+        raise typer.Exit(2) from None
+    except (LayoutError, OutputError, RasterError, ProofError) as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    shown = run.paths if card else [p for p in run.paths if p.suffix == ".html"]
+    out.print(f"wrote {len(run.paths)} proof file(s) in {folder}" + "".join(f"\n  {p}" for p in shown), markup=False)
+    findings = filter_findings(list(run.findings), Selection(), deck)
+    print_findings(findings, Format.text)
+    raise typer.Exit(exit_code(findings))
+
+
+@app.command("watch")
+def watch_cmd(
+    game_dir: Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")],
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Proof folder (default: output/proofs/<game id>).")] = None,
+    dpi: Annotated[int, typer.Option("--dpi", min=36, max=600, help="Resolution of the PNG proofs.")] = 150,
+) -> None:
+    """Proof every card, then re-proof the cards whose data, art or templates change, printing new findings as they appear. Ctrl-C stops.
+
+    Example: [bold]deckpress watch carddata/apprentice[/bold]
+    """
+    from pipeline.fsutil import OutputError
+    from pipeline.watch import watch
+
+    folder = _proof_folder(game_dir, out_dir)
+
+    def show(report) -> None:
+        if report.error:
+            out.print(f"{game_dir}: the data does not load; fix it and save again", markup=False)
+        elif report.rebuilt or report.removed:
+            names = ", ".join(report.rebuilt[:8]) + (" …" if len(report.rebuilt) > 8 else "")
+            out.print(f"re-proofed {len(report.rebuilt)} card(s){': ' + names if names else ''}"
+                      + (f"; removed {', '.join(report.removed)}" if report.removed else "") + f" → {folder}", markup=False)
+        else:
+            return
+        print_findings(list(report.new_findings), Format.text)
+        err.print(f"{len(report.findings)} finding(s) in all; watching {game_dir} (Ctrl-C stops)", markup=False)
+
+    try:
+        watch(game_dir, folder, show, dpi=dpi)
+    except KeyboardInterrupt:
+        raise typer.Exit(0) from None
+    except OutputError as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(2) from None

@@ -237,3 +237,60 @@ def write_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | 
     backs = write_back_proofs(deck, backs_pdf, out_dir, back_ids, dpi) if backs_pdf is not None else {}
     sheet = write_contact_sheet(deck, out_dir, findings)
     return [fronts[c.id] for c in deck.cards] + list(backs.values()) + [sheet]
+
+
+@dataclass(frozen=True)
+class ProofRun:
+    """The result of :func:`proof_cards`: written paths (fronts in deck order, then backs and the
+    contact sheet when written) and the findings about the proofed cards."""
+
+    paths: tuple[Path, ...]
+    findings: tuple[Finding, ...]
+
+
+def deck_findings(deck: Deck) -> list[Finding]:
+    """The engine's checks over the whole deck (composition needs every card), with the
+    braille stage's power encoder; located findings, unsorted."""
+    from engine.registry import CheckContext, run_checks
+    from pipeline.braille.power import PowerEncoding
+
+    return run_checks(deck, CheckContext(power_encoder=PowerEncoding(deck.game.power, deck.game.braille.grade)))
+
+
+def proof_cards(deck: Deck, card_ids: Iterable[str] | None, out_dir: str | Path, dpi: float = PROOF_DPI,
+                checks: Iterable[Finding] | None = None, layout: CardLayout | None = None) -> ProofRun:
+    """Proof some cards of a deck (None: every card, plus the backs and the contact sheet).
+
+    Only the asked cards are braille-laid-out, drawn and rasterised (one card takes a
+    fraction of a second). ``checks`` are the deck-wide findings to keep for these cards
+    (default: :func:`deck_findings`). Returns the written paths and the findings of the
+    asked cards (with the game's own findings when every card is proofed). Raises
+    KeyError naming an unknown card id; LayoutError, RasterError or OutputError from the stages.
+    """
+    import tempfile
+
+    from pipeline.braille.layout import layout_deck
+    from pipeline.render.deck_pdf import render_backs, render_fronts
+
+    everything = card_ids is None
+    ids = [c.id for c in deck.cards] if everything else list(dict.fromkeys(card_ids))
+    unknown = [i for i in ids if deck.card_by_id(i) is None]
+    if unknown:
+        raise KeyError(f"no card {unknown[0]!r} in {deck.game.id}; known ids start {', '.join(c.id for c in deck.cards[:5])}")
+    part = deck if everything else Deck(game=deck.game, cards=[deck.card_by_id(i) for i in ids], folder=deck.folder)
+    blocks, findings = layout_deck(part, layout)
+    out_dir = Path(out_dir)
+    with tempfile.TemporaryDirectory(prefix="deckpress-proof-") as tmp:
+        fronts = render_fronts(part, Path(tmp) / "fronts.pdf", layout)
+        findings += fronts.findings
+        paths = list(write_front_proofs(part, blocks, fronts.path, out_dir, fronts.pages, dpi, layout=layout).values())
+        if everything:
+            backs = render_backs(deck, Path(tmp) / "backs.pdf", layout)
+            findings += backs.findings
+            paths += list(write_back_proofs(deck, backs.path, out_dir, backs.pages, dpi).values())
+    findings += list(checks) if checks is not None else deck_findings(deck)
+    wanted = set(ids)
+    kept = [f for f in findings if (f.location.card in wanted) or (everything and not f.location.card)]
+    if everything:
+        paths.append(write_contact_sheet(deck, out_dir, kept))
+    return ProofRun(tuple(paths), tuple(sorted(set(kept), key=sort_key)))
