@@ -15,6 +15,8 @@ STAGE_MODULES: tuple[str, ...] = (
     "pipeline.render.tactile",
     "pipeline.render.impose",
     "pipeline.emboss.write",
+    "pipeline.archive",
+    "pipeline.proof",
 )
 
 for _name in STAGE_MODULES:
