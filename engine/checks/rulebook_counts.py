@@ -18,14 +18,17 @@ from engine.rulebook import Rulebook
 
 
 def _each_scope(deck: Deck, rb: Rulebook) -> list[Referent]:
-    """The classes "each class" means: those the rulebook lists, else every class of the main deck."""
+    """The classes "each class" means: those the rulebook lists (when every listed name is a
+    class of the data), else every class of the main deck."""
     listed: list[str] = []
+    complete = True
     for cl in class_lists(rb):
         for name, _, _ in cl.names:
             cls = next((c for c in deck.game.classes if words(c.name) == words(name)), None)
+            complete = complete and cls is not None
             if cls is not None and cls.id not in listed:
                 listed.append(cls.id)
-    ids = listed or [c.id for c in deck.game.classes if c.deck == "main"]
+    ids = listed if listed and complete else [c.id for c in deck.game.classes if c.deck == "main"]
     return [class_referent(deck, i) for i in ids]
 
 
