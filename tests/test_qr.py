@@ -127,3 +127,22 @@ def test_quiet_zone_is_white_and_modules_are_vectors(mini_fronts):
             assert pixels[i, j] >= 250, (i, j)
     # the first module of the finder pattern is dark (pdfium shows 100 % K as a near-black grey)
     assert pixels[int(x0 + quiet + module * scale / 2), int(top + quiet + module * scale / 2)] <= 64
+
+
+@pytest.mark.parametrize("url", [URL, "https://x.invalid/", "https://cards.example.invalid/apprentice-power-crystal/cards/glacier-ranger-upgraded.html"])
+def test_version_is_the_smallest_that_holds_the_url(url):
+    """Cross-check the size against the independent ``qrcode`` package's smallest fit at level M."""
+    import qrcode
+    from qrcode.constants import ERROR_CORRECT_M
+
+    reference = qrcode.QRCode(error_correction=ERROR_CORRECT_M, border=0)
+    reference.add_data(url)
+    reference.make(fit=True)
+    assert len(qr.qr_matrix(url)) == len(reference.get_matrix()) == 17 + 4 * reference.version
+
+
+def test_empty_and_oversized_urls_are_refused():
+    with pytest.raises(ValueError, match="empty"):
+        qr.qr_matrix("")
+    with pytest.raises(ValueError, match="3000 characters"):
+        qr.qr_matrix("https://x.invalid/" + "a" * 2982)
