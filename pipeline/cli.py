@@ -439,3 +439,88 @@ def watch_cmd(
     except OutputError as exc:
         err.print(f"deckpress: {exc}", markup=False)
         raise typer.Exit(2) from None
+
+
+@app.command("uv")
+def uv_cmd(
+    game_dir: Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")],
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default output/<game>/uv).")] = None,
+    spot: Annotated[str, typer.Option(help="Spot colour name of the UV plate: Braille, RDG_GLOSS (Roland), 'Spot 1' (Arizona) …")] = "Braille",
+    fronts: Annotated[Optional[Path], typer.Option(help="Print PDF of the fronts to merge the braille plate into (writes <game>-fronts+braille.pdf).")] = None,
+) -> None:
+    """Write the UV braille layer PDF (one page per card front, spot colour, overprint) and its dot map JSON.
+
+    Example: [bold]deckpress uv carddata/apprentice --spot RDG_GLOSS --fronts output/apprentice/print/apprentice-fronts.pdf[/bold]
+    """
+    from pipeline.braille.geometry import get_profile
+    from pipeline.braille.layout import layout_deck
+    from pipeline.fsutil import OutputError
+    from pipeline.render.formpages import CardPdfError
+    from pipeline.render.tactile import TactileError, clearance_findings, merge_spot_plate, render_braille_layer, write_dot_map
+
+    deck = load_or_exit(game_dir, Format.text)
+    blocks, findings = layout_deck(deck, profile=get_profile(deck.game.braille.geometry))
+    folder = out_dir or Path("output") / deck.game.id / "uv"
+    gid = deck.game.id
+    try:
+        written = [render_braille_layer(blocks, [c.id for c in deck.cards], folder / f"{gid}-braille.pdf", spot_name=spot),
+                   write_dot_map(blocks, folder / f"{gid}-dots.json", spot_name=spot)]
+        if fronts is not None:
+            written.append(merge_spot_plate(fronts, written[0], folder / f"{gid}-fronts+braille.pdf"))
+    except (TactileError, CardPdfError, OutputError) as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    for path in written:
+        out.print(f"wrote {path}", markup=False)
+    findings = filter_findings(list(findings) + clearance_findings(blocks, deck=deck), Selection(), deck)
+    print_findings(findings, Format.text)
+    raise typer.Exit(exit_code(findings))
+
+
+@app.command("impose")
+def impose_cmd(
+    game_dir: Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml (for the copies of each card).")],
+    sheet: Annotated[Optional[list[str]], typer.Option("--sheet", help="Press sheet preset: letter, a4, tabloid, 12x18, sra3; repeatable.")] = None,
+    fronts: Annotated[Optional[Path], typer.Option(help="Fronts print PDF (default output/<game>/print/<game>-fronts.pdf).")] = None,
+    backs: Annotated[Optional[Path], typer.Option(help="Backs print PDF (default output/<game>/print/<game>-backs.pdf when present).")] = None,
+    braille: Annotated[Optional[Path], typer.Option(help="UV braille layer PDF (default output/<game>/uv/<game>-braille.pdf when present).")] = None,
+    back_offset: Annotated[str, typer.Option(help="Shift of the back side as 'dx,dy' with units, e.g. '0.5mm,-1mm' (x right, y up as the back is seen).")] = "0mm,0mm",
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default output/<game>/sheets).")] = None,
+) -> None:
+    """Impose a game's print PDFs and braille layer onto press sheets with crop marks, duplex backs and a calibration sheet.
+
+    Example: [bold]deckpress impose carddata/apprentice --sheet letter --sheet 12x18 --back-offset 0.5mm,0mm[/bold]
+    """
+    from engine.units import parse_length
+    from pipeline.fsutil import OutputError
+    from pipeline.render.formpages import CardPdfError
+    from pipeline.render.impose import deck_copies, impose
+    from pipeline.render.sheets import ImpositionError, get_sheet
+
+    deck = load_or_exit(game_dir, Format.text)
+    gid = deck.game.id
+    base = Path("output") / gid
+    fronts = fronts or base / "print" / f"{gid}-fronts.pdf"
+    default_backs, default_braille = base / "print" / f"{gid}-backs.pdf", base / "uv" / f"{gid}-braille.pdf"
+    backs = backs or (default_backs if default_backs.exists() else None)
+    braille = braille or (default_braille if default_braille.exists() else None)
+    try:
+        dx, dy = (parse_length(v) for v in back_offset.split(","))
+    except ValueError:
+        err.print(f"deckpress: --back-offset expects 'dx,dy' with units such as '0.5mm,-1mm', got {back_offset!r}", markup=False)
+        raise typer.Exit(2) from None
+    copies = deck_copies(deck, [c.id for c in deck.cards], [c.id for c in deck.game.classes])
+    findings: list[Finding] = []
+    try:
+        for name in sheet or ["letter"]:
+            result = impose(fronts, backs, braille, get_sheet(name).with_back_offset(dx, dy), copies, out_dir or base / "sheets", gid)
+            out.print(f"{name}: {result.cols}×{result.rows} {result.orientation}, {result.faces} cards on {result.sheets} sheet(s)", markup=False)
+            for path in result.paths:
+                out.print(f"wrote {path}", markup=False)
+            findings += result.findings
+    except (ImpositionError, CardPdfError, OutputError) as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(2) from None
+    findings = filter_findings(findings, Selection(), deck)
+    print_findings(findings, Format.text)
+    raise typer.Exit(exit_code(findings))

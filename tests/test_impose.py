@@ -204,6 +204,9 @@ def test_back_offset_shifts_every_back_card(pdfs, tmp_path):
         assert (bx, by) == pytest.approx((b.x0 + mm_to_pt(1.5), b.y0 - mm_to_pt(0.5)), abs=1e-3)
         assert res.placements[slot].back_trim.x0 == pytest.approx(plain.back_trim(slot).x0 + 4.2520, abs=1e-3)
     assert "back offset +1.50, -0.50 mm" in reader.pages[0].extract_text()
+    # shifted 0.5 mm down, the back's bottom crop marks start 18 − 1.417 = 16.58 pt above the sheet edge: 5.85 mm
+    [f] = res.findings
+    assert f.code == "IM001" and "on the back of letter sheets run 5.8 mm" in f.message
 
 
 @pytest.mark.parametrize("cards,letter,big", [(4, 1, 1), (8, 2, 1), (9, 3, 1), (120, 30, 12)])
@@ -287,7 +290,7 @@ def test_short_margin_shortens_crop_marks_and_says_so(pdfs, tmp_path):
     assert {round(s.length, 6) for s in segs} == {7.2}  # from the bleed edge to the sheet edge
     res = impose(pdfs["fronts"], None, None, spec, [(0, 0, 1)], tmp_path, "demo")
     assert [f.code for f in res.findings] == ["IM001"]
-    assert "run 2.5 mm instead of 6.0 mm" in res.findings[0].message
+    assert "crop marks on the front of letter sheets run 2.5 mm instead of 6.0 mm" in res.findings[0].message
 
 
 def test_errors_name_the_problem(pdfs, tmp_path):

@@ -305,18 +305,16 @@ def impose(
         _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font)
     calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})")
 
-    shortest = min(
-        s.length
-        for side in ("front", "back")
-        for s in marks.crop_marks(
-            [grid.trim_of(grid.side_bled(side, k)) for k in range(grid.per_sheet)],
-            [grid.side_bled(side, k) for k in range(grid.per_sheet)],
-            grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
-    )
-    if shortest < spec.crop_marks.length - 0.01:
-        findings.append(MARK_SHORTENED.finding(
-            f"crop marks on {spec.name} run {pt_to_mm(shortest):.1f} mm instead of {pt_to_mm(spec.crop_marks.length):.1f} mm",
-            Location(str(out)), "widen the sheet margin or choose a larger sheet"))
+    for side in ("front", "back") if backs is not None else ("front",):
+        bleds = [grid.side_bled(side, k) for k in range(grid.per_sheet)]
+        segments = marks.crop_marks([grid.trim_of(b) for b in bleds], bleds, grid.width, grid.height,
+                                    spec.crop_marks.offset, spec.crop_marks.length)
+        shortest = min(s.length for s in segments)
+        if shortest < spec.crop_marks.length - 0.01:
+            findings.append(MARK_SHORTENED.finding(
+                f"crop marks on the {side} of {spec.name} sheets run {pt_to_mm(shortest):.1f} mm instead of "
+                f"{pt_to_mm(spec.crop_marks.length):.1f} mm", Location(str(paths[side])),
+                "widen the sheet margin, reduce the back offset or choose a larger sheet"))
 
     placements = tuple(
         Placement(k // grid.per_sheet + 1, k % grid.per_sheet, front_faces[k], back_faces[k],
