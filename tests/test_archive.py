@@ -181,3 +181,37 @@ def test_braille_lines_with_their_print_equivalent(mini_dir, tmp_path):
     assert doc.xpath("//table[@class='braille-lines']//span/@lang") == ["en-Brai"] * len(rows)
     parts = {dt.text_content(): dt.getnext().text_content() for dt in doc.xpath("//section[@aria-labelledby='braille-heading']//dl//dt")}
     assert parts == {"Class indicator": "F (Forest)", "Name": "Fireball", "Keywords": "Rally! Enchant!", "Power": "?"}
+
+
+def test_card_face_image_from_the_fronts_pdf(mini_dir, tmp_path):
+    import zxingcpp
+    from PIL import Image
+
+    from pipeline.render.deck_pdf import render_fronts
+
+    deck = load_game(mini_dir)
+    fronts = render_fronts(deck, tmp_path / "fronts.pdf")
+    written = write_archive(deck, {}, fronts.path, tmp_path / "site", page_ids=fronts.pages)
+    for card in deck.cards:
+        image = tmp_path / "site" / "images" / f"{card.id}.png"
+        assert image in written
+        with Image.open(image) as im:
+            assert im.size == (288, 480)  # the 3×5 in trim at 96 dpi, bleed cut off
+        page = tmp_path / "site" / "cards" / f"{card.id}.html"
+        img = lxml.html.fromstring(page.read_bytes()).xpath("//figure[@class='card-face']/img")[0]
+        assert img.get("alt") == card.description.alt
+        assert (page.parent / img.get("src")).resolve() == image.resolve()
+        assert (img.get("width"), img.get("height")) == ("288", "480")
+        # the face is this card's: its QR code decodes to the URL of this very page
+        with Image.open(image) as im:
+            assert [r.text for r in zxingcpp.read_barcodes(im)] == [deck.game.archive.url_for(card)]
+
+
+def test_fronts_pdf_missing_a_card_is_an_error(mini_dir, tmp_path):
+    from pipeline.archive import ArchiveError
+    from pipeline.render.deck_pdf import render_fronts
+
+    deck = load_game(mini_dir)
+    fronts = render_fronts(deck, tmp_path / "fronts.pdf")
+    with pytest.raises(ArchiveError, match="fireball"):
+        write_archive(deck, {}, fronts.path, tmp_path / "site", page_ids=list(fronts.pages[:3]) + ["other"])

@@ -19,6 +19,7 @@ from conftest import CARDDATA, GAMES
 from engine.load import load_game
 from pipeline.archive import check_qr_links, write_archive
 from pipeline.braille.layout import layout_deck
+from pipeline.render.deck_pdf import render_fronts
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -42,7 +43,8 @@ def archive_dir(tmp_path_factory) -> Path:
     deck = load_game(GAME)
     blocks, _ = layout_deck(deck)
     out = tmp_path_factory.mktemp("archive")
-    write_archive(deck, blocks, None, out)
+    fronts = render_fronts(deck, out.parent / f"{out.name}-fronts.pdf")
+    write_archive(deck, blocks, fronts.path, out, page_ids=fronts.pages)
     assert check_qr_links(deck, out) == []
     return out
 
