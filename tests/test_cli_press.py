@@ -14,7 +14,9 @@ runner = CliRunner()
 
 
 def _cards(path, pages):
-    c = Canvas(str(path), pagesize=(234, 378), invariant=1)
+    from pipeline.render.fonts import face
+
+    c = Canvas(str(path), pagesize=(234, 378), invariant=1, initialFontName=face("regular").name)
     for _ in range(pages):
         c.setBleedBox((0, 0, 234, 378))
         c.setTrimBox((9, 9, 225, 369))

@@ -19,6 +19,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.units import mm_to_pt
 from pipeline.render import marks
+from pipeline.render.fonts import face
 from pipeline.render.impose import deck_copies, impose
 from pipeline.render.sheets import ImpositionError, Rect, get_sheet, load_sheets, plan_grid
 
@@ -28,9 +29,14 @@ W, H = 234.0, 378.0  # bled 3 × 5 in card with 0.125 in bleed
 COLOURS = [(1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0, 1), (1, 1, 0, 0), (0, 1, 1, 0), (1, 0, 1, 0), (0.5, 0, 0, 0)]
 
 
-def card_pdf(path, pages: int, boxes: bool = True, size=(W, H)) -> str:
-    """``pages`` card pages of ``size`` pt, each filled edge to edge (bleed included) with COLOURS[i % 8]."""
-    c = Canvas(str(path), pagesize=size, invariant=1)
+def card_pdf(path, pages: int, boxes: bool = True, size=(W, H), embedded: bool = True) -> str:
+    """``pages`` card pages of ``size`` pt, each filled edge to edge (bleed included) with COLOURS[i % 8].
+
+    ``embedded``: start the canvas with the embedded Atkinson Hyperlegible (PDF/X-1a clean);
+    otherwise reportlab references an unembedded Helvetica.
+    """
+    font = {"initialFontName": face("regular").name} if embedded else {}
+    c = Canvas(str(path), pagesize=size, invariant=1, **font)
     for i in range(pages):
         if boxes:
             c.setBleedBox((0, 0, *size))
@@ -279,6 +285,25 @@ def test_findings_for_mismatched_pages_and_missing_trim_box(tmp_path):
     codes = sorted(f.code for f in res.findings)
     assert codes == ["IM002", "IM003", "IM003"]  # the back is too big; both braille pages lack a TrimBox
     assert "252.00 × 396.00 pt" in next(f.message for f in res.findings if "back PDF" in f.message)
+
+
+def test_sheets_are_pdfx_when_the_cards_are_and_say_so_when_not(pdfs, tmp_path):
+    import pikepdf
+
+    from pipeline.render.pdfx import check_pdfx
+
+    res = impose(pdfs["fronts"], pdfs["backs"], pdfs["braille"], "letter", [(i, 0, 1) for i in range(5)], tmp_path, "demo")
+    assert res.findings == ()
+    for path in res.paths[:-1]:  # every PDF; the last path is the JSON map
+        with pikepdf.open(path) as pdf:
+            assert check_pdfx(pdf) == [], path.name
+            assert str(pdf.docinfo["/GTS_PDFXConformance"]) == "PDF/X-1a:2003"
+    with pikepdf.open(res.fronts) as pdf:
+        assert [str(i.title) for i in pdf.open_outline().root] == ["sheet 1 front", "sheet 2 front"]
+    helvetica = card_pdf(tmp_path / "helv.pdf", 2, embedded=False)
+    res = impose(helvetica, None, None, "letter", [(0, 0, 1)], tmp_path / "h", "demo")
+    [f] = res.findings
+    assert f.code == "IM004" and "Helvetica" in f.message and res.fronts.exists()
 
 
 def test_short_margin_shortens_crop_marks_and_says_so(pdfs, tmp_path):

@@ -115,6 +115,13 @@ def test_separation_colour_with_overprint_and_the_fronts_page_boxes(spot, tmp_pa
         assert str([o for op, o in ops if op == b"cs"][0][0]) == name
         assert dict(res["/Font"].get_object()) == {}  # no font at all, so no unembedded Helvetica
     assert len(circles(reader.pages[0], reader)) == 2 and len(circles(reader.pages[1], reader)) == 1  # ⠃ then ⠁
+    import pikepdf
+
+    from pipeline.render.pdfx import check_pdfx
+
+    with pikepdf.open(path) as pdf:  # finished like the print PDFs, each page labelled with its card
+        assert check_pdfx(pdf) == []
+        assert [str(i.title) for i in pdf.open_outline().root] == ["b", "a"]
 
 
 @pytest.mark.skipif(shutil.which("gs") is None, reason="Ghostscript is not installed")

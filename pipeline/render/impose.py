@@ -39,6 +39,7 @@ from engine.units import mm_to_pt, pt_to_mm
 from pipeline.fsutil import write_bytes, write_text
 from pipeline.render import marks
 from pipeline.render.formpages import CardPages, PageBoxes
+from pipeline.render.pdfx import PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
 
 MARK_SHORTENED = declare(
@@ -76,8 +77,24 @@ NO_TRIM_BOX = declare(
     Passes: a fronts PDF whose pages carry ``/TrimBox [9 9 225 369]``.
     """,
 )
+NOT_PDFX = declare(
+    "IM004",
+    "sheets-not-pdfx",
+    Severity.warning,
+    """The imposed sheets cannot be PDF/X-1a:2003 because the card pages are not (an unembedded font, RGB colour …).
+
+    They are written anyway, without the PDF/X claim; a print shop's preflight would reject them.
+
+    Fails: fronts drawn by a tool that references Helvetica without embedding it.
+    Passes: the PDF/X-1a print PDFs of ``deckpress render``.
+    """,
+)
 
 SIDES = ("front", "back", "braille")
+
+#: Info dates of the sheet PDFs, fixed so the same input gives byte-identical files
+#: (the value reportlab writes in invariant mode).
+FIXED_DATE = "D:20000101000000+00'00'"
 
 
 @dataclass(frozen=True)
@@ -161,7 +178,6 @@ def _marks_pdf(grid: Grid, side: str, game_id: str, count: int, font: str) -> by
     targets = marks.registration_targets(grid, side, spec.registration.radius)
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=spec.slug.size)
-    canvas.setTitle(f"{game_id} {side} sheets ({spec.name})")
     for n in range(1, count + 1):
         canvas.setTrimBox((0, 0, grid.width, grid.height))
         canvas.setBleedBox((0, 0, grid.width, grid.height))
@@ -176,8 +192,13 @@ def _marks_pdf(grid: Grid, side: str, game_id: str, count: int, font: str) -> by
     return buf.getvalue()
 
 
-def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str) -> None:
-    """Impose ``faces`` (source page index per card, in order) onto sheets for one side and write ``path``."""
+def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str) -> list[Finding]:
+    """Impose ``faces`` (source page index per card, in order) onto sheets for one side and write ``path``.
+
+    The sheets are finished as PDF/X-1a:2003 (:func:`pipeline.render.pdfx.finish`, each page
+    labelled "sheet n side"); when the source pages break PDF/X-1a (an unembedded font, RGB)
+    the sheets are written as they are and an IM004 finding says why.
+    """
     count = grid.sheets_for(len(faces))
     data = _marks_pdf(grid, side, game_id, count, font)
     writer = PdfWriter()
@@ -188,10 +209,17 @@ def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: lis
             move = Transformation().translate(bled.x0 - box.x0, bled.y0 - box.y0)
             sheet.merge_transformed_page(source.stub(writer, index), move)
         sheet.compress_content_streams()
-    writer.add_metadata({"/Title": f"{game_id} {side} sheets ({grid.spec.name})"})
+    writer.add_metadata({"/CreationDate": FIXED_DATE, "/ModDate": FIXED_DATE})
     buf = io.BytesIO()
     writer.write(buf)
-    write_bytes(path, buf.getvalue())
+    labels = [f"sheet {n} {side}" for n in range(1, count + 1)]
+    try:
+        finish(buf.getvalue(), path, f"{game_id} {side} sheets ({grid.spec.name})", labels)
+    except PdfxError as exc:
+        write_bytes(path, buf.getvalue())
+        return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X-1a: {exc}", Location(str(source.path)),
+                                 "impose the PDF/X print PDFs deckpress renders, or preflight these sheets")]
+    return []
 
 
 def _check_pages(source: CardPages, reference: PageBoxes, used: set[int], findings: list[Finding]) -> None:
@@ -221,10 +249,10 @@ def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "") 
     spec = grid.spec
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, initialFontName=font, initialFontSize=spec.slug.size)
-    canvas.setTitle(title or f"duplex calibration ({spec.name})")
     arm = mm_to_pt(10)
     for side in ("front", "back"):
         canvas.setTrimBox((0, 0, grid.width, grid.height))
+        canvas.setBleedBox((0, 0, grid.width, grid.height))
         bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
         trims = [grid.trim_of(b) for b in bleds]
         segs = marks.crop_marks(trims, bleds, grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
@@ -240,7 +268,7 @@ def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "") 
         marks.draw_text(canvas, text, x, y, size, font)
         canvas.showPage()
     canvas.save()
-    return write_bytes(path, buf.getvalue())
+    return finish(buf.getvalue(), path, title or f"duplex calibration ({spec.name})", ["front", "back"])
 
 
 def impose(
@@ -260,7 +288,7 @@ def impose(
     and no blank sheet follows. Raises :class:`ImpositionError` for an unknown sheet, an
     unreadable PDF, a page index out of range or a braille layer whose page count differs
     from the fronts'. Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
-    IM003 (page without TrimBox).
+    IM003 (page without TrimBox), IM004 (sources not PDF/X-1a, so neither are the sheets).
     """
     from pipeline.render.fonts import face
 
@@ -298,11 +326,11 @@ def impose(
     out = Path(out_dir)
     stem = f"{game_id}-{spec.name}"
     paths = {side: out / f"{stem}-{side}s.pdf" for side in ("front", "back")} | {"braille": out / f"{stem}-braille.pdf"}
-    _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font)
+    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font)
     if backs is not None:
-        _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font)
+        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font)
     if braille is not None:
-        _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font)
+        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font)
     calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})")
 
     for side in ("front", "back") if backs is not None else ("front",):

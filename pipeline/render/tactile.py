@@ -36,6 +36,7 @@ from engine.units import mm_to_pt, pt_to_mm
 from pipeline.fsutil import write_bytes, write_text
 from pipeline.layout import CardLayout, load_layout
 from pipeline.render.formpages import CardPages, page_boxes
+from pipeline.render.pdfx import finish
 
 if TYPE_CHECKING:
     from engine.model import Deck
@@ -117,8 +118,9 @@ def render_braille_layer(
     Every page: MediaBox = BleedBox = trim + 2 × bleed, TrimBox the trim (pt, from the
     layout); the dots of ``blocks[card_id].dots()`` as filled circles of radius
     ``profile.dot_base / 2`` in the spot colour, fill overprint on. Deterministic
-    (reportlab ``invariant=1``); no font is referenced but the embedded Atkinson
-    Hyperlegible reportlab starts every page with. Returns ``path``.
+    (reportlab ``invariant=1``); no font is referenced. Finished as PDF/X-1a:2003 like the
+    print PDFs (:func:`pipeline.render.pdfx.finish`), each page labelled with its card id.
+    Returns ``path``.
     Raises :class:`TactileError` for a card id without a block or a bad spot name.
     """
     from pipeline.render.fonts import face
@@ -132,8 +134,6 @@ def render_braille_layer(
     w, h = layout.trim.width + 2 * b, layout.trim.height + 2 * b
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(w, h), invariant=1, initialFontName=face("regular").name)
-    canvas.setTitle(f"UV braille layer (spot colour {spot_name})")
-    canvas.setSubject("braille dots, one page per card front, registered page for page with the print PDF")
     for cid in card_ids:
         canvas.setBleedBox((0, 0, w, h))
         canvas.setTrimBox((b, b, b + layout.trim.width, b + layout.trim.height))
@@ -150,7 +150,8 @@ def render_braille_layer(
             canvas.drawPath(path_, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
         canvas.showPage()
     canvas.save()
-    return write_bytes(path, buf.getvalue())
+    return finish(buf.getvalue(), path, f"UV braille layer, spot colour {spot_name}", list(card_ids),
+                  subject="braille dots, one page per card front, registered page for page with the print PDF")
 
 
 def dot_map(blocks: Mapping[str, BrailleBlock], spot_name: str = "Braille") -> dict:
