@@ -14,8 +14,9 @@ is untrusted input, so every card text is HTML-escaped. The pages aim at WCAG 2.
 (lang, unique titles, landmarks, skip link, ordered headings, alt text, contrast,
 focus, 24 px targets, reflow at 320 px); tests/a11y runs axe-core over them.
 
-:func:`check_qr_links` checks that every QR URL of a game resolves to the generated
-page of that card (no dead links in print) and reports ``AR`` findings.
+:func:`check_qr_links` (from :mod:`pipeline.archive_links`, re-exported here) checks
+that every QR URL of a game resolves to the generated page of that card (no dead links
+in print) and reports ``AR`` findings.
 """
 
 from __future__ import annotations
@@ -29,12 +30,11 @@ from typing import TYPE_CHECKING, Sequence
 
 import jinja2
 
-from engine.findings import Finding
-from engine.findings import Severity
 from engine.model import Card, Deck, Die
-from engine.registry import declare
+from pipeline.archive_links import check_qr_links, page_path
 from pipeline.braille.cells import dots
 from pipeline.braille.dice import encode_die, key_text
+from pipeline.braille.translate import translate
 from pipeline.fsutil import write_bytes, write_text
 from pipeline.layout import TEMPLATES
 from pipeline.raster import render_pages
@@ -46,58 +46,12 @@ ARCHIVE_TEMPLATES = TEMPLATES / "archive"
 STYLESHEET = "archive.css"
 #: Resolution of the card face images on the archive pages: 96 dpi gives 288 × 480 px for a 3×5 in trim.
 FACE_DPI = 96
-_CARD_META = re.compile(r'<meta name="deckpress-card" content="([^"]*)">')
 
-QR_LINK_WITHOUT_PAGE = declare(
-    "AR001",
-    "qr-link-without-page",
-    Severity.error,
-    """A card's QR URL names an archive page that the archive does not contain (a dead link in print).
-
-    Fails: ``archive: {base_url: "https://cards.example/mini/"}`` with the archive folder
-    missing ``cards/ember-ranger.html`` for card ``ember-ranger``.
-    Passes: the archive built from the same deck, so ``cards/ember-ranger.html`` exists.
-    """,
-)
-ARCHIVE_PATH_UNSAFE = declare(
-    "AR002",
-    "archive-path-unsafe",
-    Severity.error,
-    """A card's archive path (``archive.card_path``) points outside the archive folder, so no page is written for it.
-
-    Fails: ``card_path: "../{id}.html"`` or ``card_path: "/srv/{id}.html"``.
-    Passes: ``card_path: "cards/{id}.html"``.
-    """,
-)
-QR_LINK_WRONG_PAGE = declare(
-    "AR003",
-    "qr-link-wrong-page",
-    Severity.error,
-    """A card's QR URL opens the archive page of another card (two cards share one archive path).
-
-    Fails: ``card_path: "cards/{class_id}.html"``: every card of a class gets the same page.
-    Passes: ``card_path: "cards/{class_id}/{id}.html"`` (the card id makes every path unique).
-    """,
-)
+__all__ = ["ArchiveError", "check_qr_links", "die_view", "page_path", "render_card_page", "render_index", "write_archive"]
 
 
 class ArchiveError(ValueError):
     """The inputs of the archive do not fit together (e.g. the fronts PDF has the wrong page count)."""
-
-
-def page_path(card_path: str) -> PurePosixPath | None:
-    """The file a card's archive path names, relative to the archive root; None when unsafe.
-
-    ``"cards/x.html"`` → ``cards/x.html``; a path ending in ``/`` names its ``index.html``.
-    Unsafe (None): empty, absolute, a backslash, a ``..`` or ``.`` part, a query or fragment.
-    """
-    if not card_path or card_path.startswith("/") or "\\" in card_path or any(c in card_path for c in "?#"):
-        return None
-    rel = card_path + "index.html" if card_path.endswith("/") else card_path
-    parts = rel.split("/")
-    if any(p in ("", ".", "..") for p in parts):
-        return None
-    return PurePosixPath(rel)
 
 
 def _href(target: str, from_page: PurePosixPath) -> str:
@@ -273,6 +227,14 @@ def _missing_class(card: Card) -> dict:
     return {"name": card.class_id, "indicator": "?", "emblem": "none"}
 
 
+def _indicator_cells(letter: str) -> str | None:
+    """The class indicator in braille as the braille stage writes it (uncontracted UEB), or None."""
+    try:
+        return translate(letter, 1)
+    except ValueError:
+        return None
+
+
 def render_index(deck: Deck) -> str:
     """The HTML of the game's index page (str)."""
     g = deck.game
@@ -287,7 +249,7 @@ def render_index(deck: Deck) -> str:
             if card.keywords:
                 meta += ", " + " ".join(card.keywords)
             cards.append({"href": str(rel), "name": card.name, "meta": meta, "provisional": card.provenance.value == "provisional"})
-        classes.append({"id": cls.id, "name": cls.name, "indicator": cls.indicator, "emblem": cls.emblem,
+        classes.append({"id": cls.id, "name": cls.name, "indicator": cls.indicator, "indicator_cells": _indicator_cells(cls.indicator), "emblem": cls.emblem,
                         "unique": len(deck.cards_of(cls.id)), "printed": deck.copies_of(cls.id), "cards": cards})
     keywords = [{"name": k.name, "summary": k.summary, "die": (d.name if (d := g.die_by_id(k.die)) else k.die) if k.die else None} for k in g.keywords]
     return environment().get_template("index.html.j2").render(
@@ -355,39 +317,3 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
         written.append(write_text(out_dir / rel, html))
     written += [out_dir / "images" / f"{cid}.png" for cid in faces]
     return written
-
-
-def check_qr_links(deck: Deck, archive_dir: str | Path) -> list[Finding]:
-    """Check that every card's QR URL resolves to that card's page in ``archive_dir``.
-
-    The QR of a card encodes ``Archive.url_for(card)`` = base URL + ``path_for(card)``;
-    the path after the base URL must name a file of the archive that is the page of
-    this very card (its ``deckpress-card`` meta names the card id). Returns AR001
-    (no page), AR002 (path leaves the archive) and AR003 (another card's page)
-    findings located at the card; an empty list when every link resolves.
-    """
-    root = Path(archive_dir)
-    archive = deck.game.archive
-    findings: list[Finding] = []
-    for card in deck.cards:
-        url = archive.url_for(card)
-        where = card.where("id").with_card(card.id)
-        rel = page_path(url[len(archive.base_url):]) if url.startswith(archive.base_url) else None
-        if rel is None:
-            findings.append(ARCHIVE_PATH_UNSAFE.finding(
-                f"QR URL {url} names archive path {archive.path_for(card)!r}, which leaves the archive folder",
-                where, "write archive.card_path as a relative path inside the archive, such as 'cards/{id}.html'"))
-            continue
-        page = root / rel
-        if not page.is_file():
-            findings.append(QR_LINK_WITHOUT_PAGE.finding(
-                f"QR URL {url} has no archive page: {page} does not exist",
-                where, "build the archive from the same card data (deckpress build) before printing"))
-            continue
-        match = _CARD_META.search(page.read_text(encoding="utf-8", errors="replace"))
-        if match is None or match.group(1) != card.id:
-            other = match.group(1) if match else "no card"
-            findings.append(QR_LINK_WRONG_PAGE.finding(
-                f"QR URL {url} opens the page of {other}, not of card {card.id}",
-                where, "put {id} in archive.card_path so that every card has its own page"))
-    return findings

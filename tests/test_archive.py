@@ -215,3 +215,13 @@ def test_fronts_pdf_missing_a_card_is_an_error(mini_dir, tmp_path):
     fronts = render_fronts(deck, tmp_path / "fronts.pdf")
     with pytest.raises(ArchiveError, match="fireball"):
         write_archive(deck, {}, fronts.path, tmp_path / "site", page_ids=list(fronts.pages[:3]) + ["other"])
+
+
+def test_index_classes_show_the_braille_indicator(mini_dir, tmp_path):
+    deck = load_game(mini_dir)
+    write_archive(deck, {}, None, tmp_path)
+    doc = lxml.html.fromstring((tmp_path / "index.html").read_bytes())
+    rows = [[" ".join(c.text_content().split()) for c in tr] for tr in doc.xpath("//section[@aria-labelledby='classes']//tbody/tr")]
+    # uncontracted UEB: capital sign ⠠ then the letter (e ⠑, f ⠋)
+    assert [r[1:] for r in rows] == [["E ⠠⠑", "2 unique, 4 printed"], ["F ⠠⠋", "2 unique, 4 printed"]]
+    assert doc.xpath("//section[@aria-labelledby='classes']//tbody/tr/th/a/text()") == ["Ember", "Forest"]
