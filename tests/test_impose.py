@@ -342,3 +342,43 @@ def test_deck_copies_follow_the_print_pages(mini_dir):
     assert sum(n for *_, n in copies) == deck.total_copies
     with pytest.raises(ImpositionError, match="has no page in the fronts PDF"):
         deck_copies(deck, fronts[1:], ["forest", "ember"])
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_registration_targets_and_slug_stay_off_the_cards_and_the_crop_marks(name):
+    spec = get_sheet(name)
+    grid = plan_grid(spec, W, H)
+    for side in ("front", "back"):
+        bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
+        trims = [grid.trim_of(b) for b in bleds]
+        segs = marks.crop_marks(trims, bleds, grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
+        targets = marks.registration_targets(grid, side, spec.registration.radius)
+        assert len(targets) == 3  # top, left, right; the bottom margin holds the slug
+        for t in targets:
+            assert 0 < t.x - t.radius and t.x + t.radius < grid.width and 0 < t.y - t.radius and t.y + t.radius < grid.height
+            for b in bleds:  # outside every bled card
+                assert t.x + t.radius < b.x0 or t.x - t.radius > b.x1 or t.y + t.radius < b.y0 or t.y - t.radius > b.y1
+            for s in segs:  # no crop mark passes through the target's cross (arms 1.4 r)
+                arm = 1.4 * t.radius
+                near_x = min(s.x0, s.x1) - arm <= t.x <= max(s.x0, s.x1) + arm
+                near_y = min(s.y0, s.y1) - arm <= t.y <= max(s.y0, s.y1) + arm
+                assert not (near_x and near_y)
+        x, baseline, size = marks.slug_position(grid, side, 150.0, spec.slug.size, spec.slug.gap)
+        first = min(trims, key=lambda r: (r.x0, -r.y0))
+        assert size == spec.slug.size == 6.0
+        assert baseline + size <= min(b.y0 for b in bleds) - 6.0 + 1e-9  # ≥ 6 pt below the cards
+        assert baseline >= 0
+        assert first.x0 < x and x + 150.0 < first.x1  # between the first column's crop marks
+
+
+def test_slug_text_is_on_every_sheet_in_the_registration_colour(pdfs, tmp_path):
+    res = impose(pdfs["fronts"], pdfs["backs"], pdfs["braille"], "letter", [(i, i % 2, 1) for i in range(8)], tmp_path, "demo")
+    for path, side in ((res.fronts, "front"), (res.backs, "back"), (res.braille, "braille")):
+        reader = PdfReader(path)
+        for n, page in enumerate(reader.pages, start=1):
+            text = page.extract_text()
+            assert f"demo · sheet {n}/2 · {side} · letter portrait" in text
+            ops = ContentStream(page.get_contents(), reader).operations
+            fills = [str(o[0]) for o, op in ops if op == b"cs"]
+            spaces = page["/Resources"]["/ColorSpace"]
+            assert fills and all(spaces[f].get_object()[1] == "/All" for f in fills)
