@@ -130,3 +130,11 @@ def test_a_character_without_a_glyph_is_a_finding(game_copy):
     result = render_fronts(load_game(folder), folder / "fronts.pdf")
     (finding,) = [f for f in result.findings if f.code == "PR005"]
     assert finding.location.card == "fireball" and "U+2605" in finding.message
+
+
+def test_a_keyword_is_never_split_across_lines():
+    # card.py joins the words of one keyword with a no-break space; keywords break only between each other
+    text = "Epic\u00a0Chance! Rally!"
+    narrow = BOLD.width("Epic Chance!", 18) + 1  # room for one keyword a line
+    result = fit([Paragraph(text, BOLD, 18, 18)], narrow, 200)
+    assert result.fits and [line.text for line in result.lines] == ["Epic\u00a0Chance!", "Rally!"]

@@ -26,6 +26,7 @@ from engine.registry import declare
 from pipeline import qr
 from pipeline.layout import Box, CardLayout
 from pipeline.render import fonts
+from pipeline.render.art import ArtError, load_cmyk
 from pipeline.render.style import Design, TextStyle
 from pipeline.render.textfit import Paragraph, fit
 
@@ -95,7 +96,6 @@ ELEMENTS_OVERLAP = declare(
 )
 
 INDICATOR_LABELS = {"A": "Active", "P": "Passive"}
-WHITE = CMYKColor(0, 0, 0, 0)
 
 
 def cmyk(colour: Colour) -> CMYKColor:
@@ -113,6 +113,7 @@ class Sheet:
 
     @property
     def bleed(self) -> float:
+        """Bleed on every side, in pt."""
         return self.layout.bleed
 
     @property
@@ -125,6 +126,7 @@ class Sheet:
         return box.to_pdf(self.layout.trim.height, self.bleed)
 
     def box(self, face: str, element: str) -> Box | None:
+        """The layout box ``element`` is drawn in on ``face`` (``front-art``, ``front-rules``, ``back``), or None."""
         name = self.design.face(face).get(element)  # type: ignore[arg-type]
         return self.layout.boxes[name] if name else None
 
@@ -171,7 +173,7 @@ class _Painter:
         top = y + h
         for line in result.lines:
             c.setFont(line.font, line.size)
-            c.drawString(x + line.x, top - line.baseline, line.text.replace("\u00a0", " "))
+            c.drawString(x + line.x, top - line.baseline, line.text.replace("\u00a0", " ").replace("\u202f", " "))
 
 
 def _ground(canvas, sheet: Sheet, cls: CardClass) -> None:
@@ -262,8 +264,6 @@ def _draw_art(canvas, card: Card, cls: CardClass, sheet: Sheet, box: Box, paint:
     stroke = sheet.design.strokes.oval
     image = None
     if card.image:
-        from pipeline.render.art import load_cmyk, ArtError
-
         path = (art_root or Path(".")) / card.image
         try:
             image = load_cmyk(path, w, h)

@@ -37,8 +37,8 @@ class FontFace:
     codepoints: frozenset[int]
 
     def width(self, text: str, size: float) -> float:
-        """Advance width of ``text`` at ``size`` pt, in pt."""
-        return pdfmetrics.stringWidth(text, self.name, size)
+        """Advance width of ``text`` at ``size`` pt, in pt (a no-break space measures as a space, as it is drawn)."""
+        return pdfmetrics.stringWidth(text.replace("\u00a0", " ").replace("\u202f", " "), self.name, size)
 
     def missing(self, text: str) -> list[str]:
         """Characters of ``text`` (other than whitespace) that the font has no glyph for, in order, once each."""

@@ -144,6 +144,6 @@ def design_for(layout: CardLayout) -> Design:
 
 
 def box_of(layout: CardLayout, design: Design, face: str, element: str) -> Box | None:
-    """The box of ``element`` on ``face``, or None when the face does not place it."""
+    """The box of ``element`` on ``face`` (``front-art``, ``front-rules``, ``back``), or None when the face does not place it."""
     name = design.face(face).get(element)  # type: ignore[arg-type]
     return layout.boxes[name] if name else None

@@ -12,6 +12,7 @@ finding; text is never silently clipped or shrunk below the floor.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
@@ -67,9 +68,12 @@ class Fit:
     too_wide: str | None = None
 
 
+_BREAK = re.compile(r"[^\S\u00a0\u202f]+")
+
+
 def _normalise(text: str) -> list[str]:
-    """Words of ``text``; NBSP, thin spaces, tabs and newlines are word breaks."""
-    return text.split()
+    """Words of ``text``: spaces, thin spaces, tabs and newlines break; a no-break space (U+00A0, U+202F) binds."""
+    return [w for w in _BREAK.split(text.strip()) if w]
 
 
 def wrap(words: Sequence[str], face: FontFace, size: float, width: float) -> tuple[list[str], str | None]:
