@@ -158,6 +158,31 @@ def stage_print(job: Job) -> list[Finding]:
     return list(fronts.findings) + list(backs.findings)
 
 
+def stage_tactile(job: Job) -> list[Finding]:
+    """The UV braille layer (spot colour, overprint), its dot map, and the fronts with the layer merged as a spot plate."""
+    from pipeline.render.tactile import clearance_findings, merge_spot_plate, render_braille_layer, write_dot_map
+
+    gid, blocks, fronts = job.game_id, job.products["blocks"], job.products["fronts"]
+    layer = render_braille_layer(blocks, list(fronts.pages), job.path("uv", f"{gid}-braille.pdf"), spot_name=job.settings.spot)
+    write_dot_map(blocks, job.path("uv", f"{gid}-dots.json"), spot_name=job.settings.spot)
+    merge_spot_plate(fronts.path, layer, job.path("uv", f"{gid}-fronts+braille.pdf"))
+    job.products["braille_layer"] = layer
+    return clearance_findings(blocks, deck=job.deck)
+
+
+def stage_impose(job: Job) -> list[Finding]:
+    """Press sheets per paper size: fronts, duplex backs, the braille layer imposed like the fronts, a calibration sheet."""
+    from pipeline.render.impose import deck_copies, impose
+
+    fronts, backs = job.products["fronts"], job.products["backs"]
+    copies = deck_copies(job.deck, fronts.pages, backs.pages)
+    findings: list[Finding] = []
+    for paper in job.settings.papers:
+        result = impose(fronts.path, backs.path, job.products["braille_layer"], paper, copies, job.folder("sheets"), job.game_id)
+        findings += result.findings
+    return findings
+
+
 def stage_emboss(job: Job) -> list[Finding]:
     """BRF and PEF embosser files (card per page for card stock, several cards per sheet to cut)."""
     from pipeline.emboss.write import emboss_outputs, jobs_for
@@ -171,14 +196,19 @@ STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("braille", stage_braille),
     ("dice", stage_dice),
     ("print", stage_print),
+    ("tactile", stage_tactile),
+    ("impose", stage_impose),
     ("emboss", stage_emboss),
 )
 
 #: Stages whose findings are known before anything is written: errors here stop the game early.
 PREFLIGHT = ("checks", "braille")
 
-#: What each stage needs first (for ``--only``).
-NEEDS: dict[str, tuple[str, ...]] = {}
+#: What each stage needs first (for ``--only``); checks and braille always run.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "tactile": ("print",),
+    "impose": ("print", "tactile"),
+}
 
 
 def stages_to_run(only: tuple[str, ...] | None) -> list[str]:

@@ -11,6 +11,13 @@ from pathlib import Path
 from typing import Iterator
 
 
+def _umask() -> int:
+    """The process umask (read by setting and restoring it; os has no getter)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 class OutputError(OSError):
     """An output path that cannot be written (unwritable folder, full disk); the message names the path."""
 
@@ -27,6 +34,8 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        # mkstemp creates 0600; outputs are ordinary files others may read (0666 less the umask).
+        os.fchmod(fd, 0o666 & ~_umask())
         os.close(fd)
     except OSError as exc:
         raise OutputError(exc.errno, f"cannot write to {path.parent}: {exc.strerror}", str(path.parent)) from None
