@@ -157,7 +157,8 @@ def _braille_view(deck: Deck, card: Card, block: BrailleBlock | None) -> dict | 
         "needed": len(block.lines),
         "fits": len(block.lines) <= block.lines_available,
         "cells_per_line": block.cells_per_line,
-        "parts": [{"label": FIELD_LABELS[k], "text": v} for k, v in parts.items()],
+        "parts": [{"label": FIELD_LABELS[k] + (" (shortened for braille)" if k == "rules" and card.braille_rules else ""), "text": v}
+                  for k, v in parts.items()],
     }
 
 

@@ -225,3 +225,18 @@ def test_index_classes_show_the_braille_indicator(mini_dir, tmp_path):
     # uncontracted UEB: capital sign ⠠ then the letter (e ⠑, f ⠋)
     assert [r[1:] for r in rows] == [["E ⠠⠑", "2 unique, 4 printed"], ["F ⠠⠋", "2 unique, 4 printed"]]
     assert doc.xpath("//section[@aria-labelledby='classes']//tbody/tr/th/a/text()") == ["Ember", "Forest"]
+
+
+def test_shortened_braille_rules_are_labelled(game_copy, tmp_path):
+    folder = game_copy("mini")
+    _edit(folder, "cards.yaml", lambda d: d["cards"][3].update(rules="Swap this card with any card in the battle, then roll.", braille_rules="Swap a card."))
+    deck = load_game(folder)
+    blocks, _ = layout_deck(deck)
+    write_archive(deck, blocks, None, tmp_path)
+    doc = lxml.html.fromstring((tmp_path / "cards" / "fireball.html").read_bytes())
+    parts = {dt.text_content(): dt.getnext().text_content() for dt in doc.xpath("//section[@aria-labelledby='braille-heading']//dl//dt")}
+    assert parts["Rules text (shortened for braille)"] == "Swap a card."
+    assert doc.xpath("//section[@aria-labelledby='rules-heading']/p/text()") == ["Swap this card with any card in the battle, then roll."]
+    fields = [tr[2].text_content() for tr in doc.xpath("//table[@class='braille-lines']/tbody/tr")]
+    # "Swap a card." is ⠠⠎⠺⠁⠏⠀⠁⠀⠉⠜⠙⠲ (13 cells): two lines of a 10-cell box
+    assert fields == ["Class indicator", "Name", "Keywords", "Keywords", "Rules text", "Rules text", "Power"]
