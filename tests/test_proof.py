@@ -141,3 +141,23 @@ def test_contact_sheet_without_proofs_says_so(built, tmp_path):
     assert len(doc.xpath("//li[@data-card-id]")) == 4
     assert doc.xpath("//img") == []
     assert doc.text_content().count("No proof rendered.") == 4
+
+
+def test_raster_errors_name_the_file(built, tmp_path):
+    from pipeline.raster import RasterError
+
+    bad = tmp_path / "not.pdf"
+    bad.write_text("no pdf here")
+    with pytest.raises(RasterError, match="not.pdf"):
+        render_page(bad, 0)
+    with pytest.raises(RasterError, match="has 4 page"):
+        render_page(built["fronts"], 4)
+
+
+def test_trim_origin_comes_from_the_trimbox(built):
+    raster = render_page(built["fronts"], 0, dpi=72)
+    assert raster.image.size == (234, 378)
+    assert raster.trim_origin_px == (9.0, 9.0) and raster.trim_size_pt == (216.0, 360.0)
+    assert raster.mm_to_px(25.4, 0) == (81.0, 9.0)  # 1 in = 72 px at 72 dpi, plus the 9 pt bleed
+    cropped = render_page(built["fronts"], 0, dpi=96, crop_to_trim=True)
+    assert cropped.image.size == (288, 480) and cropped.trim_origin_px == (0.0, 0.0)
