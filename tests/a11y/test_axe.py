@@ -60,3 +60,21 @@ def test_axe_reports_zero_violations_on_every_archive_page(archive_dir):
     assert report["pages"] == len(pages) >= 2
     assert report["problems"] == [], json.dumps(report["problems"], indent=2, ensure_ascii=False)
     assert report["violations"] == 0 and run.returncode == 0
+
+
+def test_the_runner_catches_a_bad_page(tmp_path):
+    """The runner is not vacuous: a page with known faults fails with those rules named."""
+    missing = _setup_missing()
+    if missing:
+        pytest.fail(f"accessibility setup incomplete ({missing}): run `make a11y-setup`")
+    (tmp_path / "bad.html").write_text(
+        '<!DOCTYPE html><html><head><title>t</title><style>a:focus{outline:none}</style></head><body>'
+        '<a href="#x">first</a><h3>skipped levels</h3><img src="x.png">'
+        '<p style="color:#999;background:#fff">low contrast</p>'
+        '<div style="width:600px">wide</div></body></html>', encoding="utf-8")
+    run = subprocess.run(["node", str(HERE / "run-axe.js"), str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1, run.stderr
+    [page] = json.loads(run.stdout)["problems"]
+    assert {"html-has-lang", "image-alt", "color-contrast", "landmark-one-main", "page-has-heading-one"} <= {v["id"] for v in page["violations"]}
+    assert page["reflow"] == "page is 608 CSS px wide at a 320 px viewport"  # 600 px + the body's 8 px margin
+    assert page["focus"] == "focused element <a> has no visible outline"
