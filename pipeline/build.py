@@ -191,6 +191,26 @@ def stage_emboss(job: Job) -> list[Finding]:
     return list(result.findings)
 
 
+def stage_archive(job: Job) -> list[Finding]:
+    """The static card archive the QR codes open, then a check that every QR URL has its page."""
+    from pipeline.archive import check_qr_links, write_archive
+
+    fronts = job.products["fronts"]
+    folder = job.folder("archive")
+    write_archive(job.deck, job.products["blocks"], fronts.path, folder, page_ids=fronts.pages)
+    return check_qr_links(job.deck, folder)
+
+
+def stage_proof(job: Job) -> list[Finding]:
+    """PNG proofs of every front and back with the braille overlay and stamps, and the contact sheet."""
+    from pipeline.proof import write_proofs
+
+    fronts, backs = job.products["fronts"], job.products["backs"]
+    write_proofs(job.deck, job.products["blocks"], fronts.path, backs.path, job.folder("proofs"), job.findings,
+                 dpi=job.settings.proof_dpi, front_ids=fronts.pages, back_ids=backs.pages)
+    return []
+
+
 STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("checks", stage_checks),
     ("braille", stage_braille),
@@ -199,6 +219,8 @@ STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("tactile", stage_tactile),
     ("impose", stage_impose),
     ("emboss", stage_emboss),
+    ("archive", stage_archive),
+    ("proof", stage_proof),
 )
 
 #: Stages whose findings are known before anything is written: errors here stop the game early.
@@ -208,6 +230,8 @@ PREFLIGHT = ("checks", "braille")
 NEEDS: dict[str, tuple[str, ...]] = {
     "tactile": ("print",),
     "impose": ("print", "tactile"),
+    "archive": ("print",),
+    "proof": ("print",),
 }
 
 
