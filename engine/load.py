@@ -23,8 +23,8 @@ from engine.model import Card, CardsFile, Deck, Game, Located
 from engine.registry import declare
 from engine.yamlsource import Source, YamlProblem, load_yaml
 
-GAME_FILE = "game.yaml"
-CARDS_FILE = "cards.yaml"
+from engine.paths import CARDS_FILE, GAME_FILE, find_games  # noqa: F401  (find_games re-exported)
+
 MAX_FILE_BYTES = 5_000_000
 
 YAML_SYNTAX = declare(
@@ -326,9 +326,3 @@ def load_game(folder: str | Path) -> Deck:
         for field in list(card._where):
             card._where[field] = card._where[field].with_card(card.id)
     return Deck(game=game, cards=cards, folder=str(folder))
-
-
-def find_games(root: str | Path) -> list[Path]:
-    """Game folders directly under ``root`` (those holding a game.yaml), sorted by name."""
-    root = Path(root)
-    return sorted(p for p in root.iterdir() if (p / GAME_FILE).is_file()) if root.is_dir() else []

@@ -30,7 +30,7 @@ from typing import Callable
 
 from engine.findings import Finding, Location, Severity, counts
 from pipeline.fsutil import OutputError, write_text
-from pipeline.manifest import MANIFEST, build_key, file_entries, is_current, versions
+from pipeline.manifest import MANIFEST, build_key, file_entries, game_id_of, is_current, versions
 
 PAPERS = ("letter", "a4", "tabloid", "12x18", "sra3")
 LOCK_NAME = ".deckpress.lock"
@@ -287,7 +287,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, 
     previous = is_current(final, key)
     if previous is not None:
         report(game_id, "cached")
-        return GameOutcome(game_dir, game_id, "cached", [_finding_from_dict(d) for d in previous.get("findings", [])], [e["path"] for e in previous["files"]], forced=previous.get("forced", False), **counts_kw)
+        return _cached_outcome(game_dir, game_id, previous)
 
     staging = out_root / f".staging-{game_id}-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
@@ -310,6 +310,30 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, 
         return GameOutcome(game_dir, game_id, "built", _sorted(job.findings), [e["path"] for e in manifest["files"]], forced=settings.force, **counts_kw)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _cached_outcome(game_dir: str, game_id: str, manifest: dict) -> GameOutcome:
+    """The outcome of a game whose previous output is current, read back from its manifest."""
+    return GameOutcome(
+        game_dir, game_id, "cached",
+        [_finding_from_dict(d) for d in manifest.get("findings", [])],
+        [e["path"] for e in manifest["files"]],
+        cards=manifest.get("unique_cards", 0), copies=manifest.get("printed_cards", 0),
+        provisional=manifest.get("provisional_cards", 0), forced=manifest.get("forced", False),
+    )
+
+
+def reuse_if_current(game_dir: str, settings: BuildSettings) -> GameOutcome | None:
+    """The cached outcome when ``<out_dir>/<game id>`` holds a current build of this game, else None.
+
+    Reads only game.yaml's id and hashes the inputs: no data model is loaded, which keeps
+    an unchanged rebuild fast. A game.yaml that does not read gives None (the full build reports it).
+    """
+    game_id = game_id_of(Path(game_dir))
+    if game_id is None:
+        return None
+    manifest = is_current(Path(settings.out_dir) / game_id, build_key(Path(game_dir), settings.key_dict()))
+    return _cached_outcome(game_dir, game_id, manifest) if manifest is not None else None
 
 
 def _manifest(job: Job, key: str, counts_kw: dict) -> dict:
@@ -420,11 +444,18 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Callable[
     out_dir = Path(settings.out_dir)
     with OutputLock(out_dir):
         _probe_writable(out_dir)
-        workers = min(len(game_dirs), os.cpu_count() or 1)
+        done = {d: reuse_if_current(d, settings) for d in game_dirs}
+        for outcome in filter(None, done.values()):
+            if progress:
+                progress(outcome.game_id, "cached")
+        stale = [d for d in game_dirs if done[d] is None]
+        workers = min(len(stale), os.cpu_count() or 1)
         if workers <= 1:
-            outcomes = [build_game(d, settings, progress) for d in game_dirs]
+            built = [build_game(d, settings, progress) for d in stale]
         else:
-            outcomes = _parallel(game_dirs, settings, progress, workers)
+            built = _parallel(stale, settings, progress, workers)
+        done.update(zip(stale, built))
+        outcomes = [done[d] for d in game_dirs]
         write_text(out_dir / "report.json", json.dumps(report_dict(outcomes), indent=2, ensure_ascii=False) + "\n")
     return outcomes
 

@@ -17,6 +17,7 @@ import hashlib
 import importlib.metadata
 import json
 import platform
+from functools import lru_cache
 from pathlib import Path
 
 import yaml
@@ -25,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CODE_DIRS = (ROOT / "engine", ROOT / "pipeline", ROOT / "templates")
 LIBRARIES = ("pydantic", "PyYAML", "typer", "rich", "reportlab", "pypdf", "pikepdf", "qrcode", "pypdfium2", "zxing-cpp", "Pillow", "jinja2", "lxml", "fontpkg-atkinson-hyperlegible")
 MANIFEST = "manifest.json"
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when available: 10x faster
 
 
 def sha256_file(path: Path) -> str:
@@ -46,6 +48,7 @@ def liblouis_version() -> str:
         return "unavailable"
 
 
+@lru_cache(maxsize=1)
 def versions() -> dict[str, str]:
     """deckpress, Python, liblouis and library versions, for the manifest and the build key."""
     out = {"deckpress": _version("deckpress"), "python": platform.python_version(), "liblouis": liblouis_version()}
@@ -60,6 +63,16 @@ def _version(dist: str) -> str:
         return "not installed"
 
 
+def game_id_of(game_dir: Path) -> str | None:
+    """The ``id`` in a game folder's game.yaml (safe YAML, no data model), or None if unreadable."""
+    try:
+        data = yaml.load((game_dir / "game.yaml").read_text(encoding="utf-8"), Loader=_SafeLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    game_id = data.get("id") if isinstance(data, dict) else None
+    return game_id if isinstance(game_id, str) and game_id and "/" not in game_id and not game_id.startswith(".") else None
+
+
 def game_sources(game_dir: Path) -> list[Path]:
     """The data files a game depends on: its folder's files and, for an expansion, its base game's.
 
@@ -72,7 +85,7 @@ def game_sources(game_dir: Path) -> list[Path]:
         seen.append(folder)
         nxt = None
         try:
-            data = yaml.safe_load((folder / "game.yaml").read_text(encoding="utf-8"))
+            data = yaml.load((folder / "game.yaml").read_text(encoding="utf-8"), Loader=_SafeLoader)
             if isinstance(data, dict) and isinstance(data.get("extends"), dict) and "game" in data["extends"]:
                 nxt = (folder / str(data["extends"]["game"])).resolve()
         except (OSError, yaml.YAMLError):
