@@ -404,6 +404,8 @@ class Deck(BaseModel):
     cards: list[Card]
     folder: str = ""
 
+    _by_id: dict[str, Card] | None = PrivateAttr(default=None)
+
     def cards_of(self, class_id: str) -> list[Card]:
         """The unique cards of one class, in data order."""
         return [c for c in self.cards if c.class_id == class_id]
@@ -422,5 +424,10 @@ class Deck(BaseModel):
         return [c for c in self.cards if c.provenance is Provenance.provisional]
 
     def card_by_id(self, card_id: str) -> Card | None:
-        """The card with this id, or None."""
-        return next((c for c in self.cards if c.id == card_id), None)
+        """The card with this id, or None (an index built on first use: decks run to 10,000 cards;
+        a deck's card list is not changed after loading)."""
+        if self._by_id is None:
+            self._by_id = {}
+            for c in self.cards:
+                self._by_id.setdefault(c.id, c)  # the first of duplicate ids, as before (CP007 reports them)
+        return self._by_id.get(card_id)

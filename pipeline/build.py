@@ -158,6 +158,19 @@ def stage_print(job: Job) -> list[Finding]:
     return list(fronts.findings) + list(backs.findings)
 
 
+def stage_qr(job: Job) -> list[Finding]:
+    """Decode every front's QR code from a 300 dpi render of its box (zxing-cpp): it must give exactly the card's URL."""
+    from pipeline.layout import load_layout
+    from pipeline.qr import verify_qr
+
+    layout = load_layout()
+    box = layout.qr.to_pdf(layout.trim.height, layout.bleed)
+    fronts = job.products["fronts"]
+    cards = {c.id: c for c in job.deck.cards}
+    urls = [(card_id, job.deck.game.archive.url_for(cards[card_id])) for card_id in fronts.pages]
+    return verify_qr(fronts.path, urls, box)
+
+
 def stage_tactile(job: Job) -> list[Finding]:
     """The UV braille layer (spot colour, overprint), its dot map, and the fronts with the layer merged as a spot plate."""
     from pipeline.render.tactile import clearance_findings, merge_spot_plate, render_braille_layer, write_dot_map
@@ -216,6 +229,7 @@ STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("braille", stage_braille),
     ("dice", stage_dice),
     ("print", stage_print),
+    ("qr", stage_qr),
     ("tactile", stage_tactile),
     ("impose", stage_impose),
     ("emboss", stage_emboss),
@@ -228,6 +242,7 @@ PREFLIGHT = ("checks", "braille")
 
 #: What each stage needs first (for ``--only``); checks and braille always run.
 NEEDS: dict[str, tuple[str, ...]] = {
+    "qr": ("print",),
     "tactile": ("print",),
     "impose": ("print", "tactile"),
     "archive": ("print",),
