@@ -11,6 +11,7 @@ designer sees, never a value silently ignored.
 
 from __future__ import annotations
 
+import datetime
 import re
 from enum import Enum
 from typing import Annotated, Literal
@@ -307,6 +308,8 @@ class Game(Located):
 
     For an expansion, ``extends`` names the base game; the loader merges the base
     game's classes, dice and keywords with the expansion's (same id replaces).
+    ``date`` is the edition date of the data (YYYY-MM-DD); it becomes the PEF's
+    ``dc:date``, so embosser files are the same bytes on every machine.
     """
 
     id: str
@@ -322,6 +325,7 @@ class Game(Located):
     archive: Archive
     composition: Composition = Field(default_factory=Composition)
     quickstart: str | None = None
+    date: datetime.date | None = None
     extends: Extends | None = None
 
     def class_by_id(self, class_id: str) -> CardClass | None:

@@ -15,7 +15,7 @@ import yaml
 
 from engine.findings import Location
 
-_PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map")}
+_PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 
 #: Upper bound on YAML nodes visited per document, aliases expanded.
 MAX_NODES = 200_000

@@ -152,6 +152,14 @@ def test_date_comes_from_source_date_epoch_else_the_data_files(game_copy, monkey
     assert pef_date(deck) == "2022-04-15"
 
 
+def test_date_of_the_data_wins(game_copy, monkeypatch):
+    """A game's edition ``date:`` makes the PEF the same bytes on every machine (no file times)."""
+    folder = game_copy("mini")
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text().replace("title: Mini ICG\n", "title: Mini ICG\ndate: 2025-03-01\n"))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    assert pef_date(load_game(folder)) == "2025-03-01"
+
+
 def test_build_outputs_card_and_sheet_files_and_rebuild_is_byte_identical(mini, tmp_path):
     deck, blocks = mini
     first = emboss_outputs(deck, blocks, tmp_path / "a", date="2026-01-01")

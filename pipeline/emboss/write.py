@@ -61,10 +61,14 @@ def table_name(grade: int) -> str:
 def pef_date(deck: Deck) -> str:
     """A deterministic ``dc:date`` (YYYY-MM-DD, UTC) for the deck's PEF.
 
-    ``SOURCE_DATE_EPOCH`` (reproducible-builds.org) when set; otherwise the newest
-    modification time of the game folder's YAML files, so an unchanged game gives
-    byte-identical PEF; today's date only for a deck built in code without a folder.
+    The game's ``date:`` (its edition date) when the data gives one; else
+    ``SOURCE_DATE_EPOCH`` (reproducible-builds.org) when set; else the newest
+    modification time of the game folder's YAML files (stable on one machine only,
+    which is why the shipped games carry a ``date:``); today's date for a deck built
+    in code without a folder.
     """
+    if deck.game.date is not None:
+        return deck.game.date.isoformat()
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch and epoch.strip().isdigit():
         stamp = int(epoch)
