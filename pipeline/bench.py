@@ -85,23 +85,28 @@ def row(label: str, figures: tuple[float, float, float, int]) -> str:
 
 
 def translation_throughput(strings: list[str], rounds: int = 3) -> tuple[float, float]:
-    """Strings per second: raw liblouis vs deckpress's translator (same strings, same grade 2)."""
+    """Strings per second: raw liblouis vs deckpress's translator (same distinct strings, grade 2).
+
+    deckpress's per-process cache is cleared before every round, so the figure is the
+    cold cost of translating (normalising, the lock, the six-dot check), not of cache hits.
+    """
     import louis
 
-    from pipeline.braille.translate import translate
+    from pipeline.braille import translate as translate_module
 
+    strings = list(dict.fromkeys(strings))
     tables = ["unicode.dis", "en-ueb-g2.ctb"]
     louis.translateString(tables, "warm up")
-    translate("warm up", 2)
     best_raw = best_ours = 0.0
     for _ in range(rounds):
         t = time.perf_counter()
         for s in strings:
             louis.translateString(tables, s)
         best_raw = max(best_raw, len(strings) / (time.perf_counter() - t))
+        translate_module._translate_normalised.cache_clear()
         t = time.perf_counter()
         for s in strings:
-            translate(s, 2)
+            translate_module.translate(s, 2)
         best_ours = max(best_ours, len(strings) / (time.perf_counter() - t))
     return best_raw, best_ours
 
@@ -133,8 +138,8 @@ def main(argv: list[str] | None = None) -> int:
             if not strings:
                 data = yaml.safe_load((game / "cards.yaml").read_text())
                 strings = [c["name"] for c in data["cards"]] + [k for c in data["cards"] for k in c["keywords"]]
-        raw, ours = translation_throughput(strings or ["Forest Apprentice"] * 1000)
-        print(f"{'liblouis raw, grade 2':<34} {raw:10.0f} strings/s")
+        raw, ours = translation_throughput(strings or [f"Forest Apprentice {i}" for i in range(1000)])
+        print(f"{'liblouis raw, grade 2':<34} {raw:10.0f} strings/s   ({len(set(strings))} distinct strings)")
         print(f"{'deckpress translate, grade 2':<34} {ours:10.0f} strings/s   ({100 * ours / raw:.0f} % of raw; target >= 80 %)")
     return 0
 
