@@ -237,6 +237,10 @@ STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("proof", stage_proof),
 )
 
+#: Stages run one after another in the game's process; every later stage runs in a
+#: branch (a chain of stages that need each other), and branches run in parallel processes.
+SEQUENTIAL = ("checks", "braille", "print")
+
 #: Stages whose findings are known before anything is written: errors here stop the game early.
 PREFLIGHT = ("checks", "braille")
 
@@ -276,6 +280,57 @@ def _sorted(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=sort_key)
 
 
+def branches(names: list[str]) -> list[list[str]]:
+    """Group the stages after :data:`SEQUENTIAL` into chains: a stage joins the chain of a
+    non-sequential stage it needs (impose follows tactile), otherwise it starts its own."""
+    out: list[list[str]] = []
+    home: dict[str, list[str]] = {}
+    for name in names:
+        if name in SEQUENTIAL:
+            continue
+        chain = next((home[d] for d in NEEDS.get(name, ()) if d in home), None)
+        if chain is None:
+            chain = []
+            out.append(chain)
+        chain.append(name)
+        home[name] = chain
+    return out
+
+
+def die_with_parent() -> None:
+    """Pool initializer: ask Linux to SIGKILL this worker when its parent dies (prctl
+    PR_SET_PDEATHSIG), so a killed build leaves no orphan still writing; a no-op elsewhere."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _run_chain(job: Job, chain: list[str]) -> list[Finding]:
+    stages = dict(STAGES)
+    return [f for name in chain for f in stages[name](job)]
+
+
+def run_branches(job: Job, chains: list[list[str]]) -> list[Finding]:
+    """Run the chains, in parallel forked processes when there are several and more than one core.
+
+    Each chain writes its own files into the staging folder and returns its findings;
+    an exception in a chain is raised here. liblouis is not shared across threads: every
+    chain is a process of its own.
+    """
+    import multiprocessing
+
+    workers = min(len(chains), os.cpu_count() or 1)
+    if workers <= 1:
+        return [f for chain in chains for f in _run_chain(job, chain)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=die_with_parent) as pool:
+        futures = [pool.submit(_run_chain, job, chain) for chain in chains]
+        return [f for future in futures for f in future.result()]
+
+
 def _has_errors(findings: list[Finding], strict: bool) -> bool:
     bad = {Severity.error, Severity.warning} if strict else {Severity.error}
     return any(f.severity in bad for f in findings)
@@ -310,12 +365,17 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, 
     job = Job(deck, settings, staging)
     selection = Selection(settings.select, settings.ignore)
     try:
-        for name in stages_to_run(settings.only):
+        names = stages_to_run(settings.only)
+        for name in [n for n in names if n in SEQUENTIAL]:
             fn = dict(STAGES)[name]
             report(game_id, name)
             job.findings += filter_findings(fn(job), selection, deck) if name != "checks" else fn(job)
             if name in PREFLIGHT and _has_errors(job.findings, settings.strict) and not settings.force:
                 return GameOutcome(game_dir, game_id, "stopped", _sorted(job.findings), **counts_kw)
+        groups = branches(names)
+        for name in (n for g in groups for n in g):
+            report(game_id, name)
+        job.findings += filter_findings(run_branches(job, groups), selection, deck)
         if _has_errors(job.findings, settings.strict) and not settings.force:
             return GameOutcome(game_dir, game_id, "stopped", _sorted(job.findings), **counts_kw)
         report(game_id, "manifest")
@@ -410,7 +470,7 @@ def _recover(out_dir: Path) -> None:
 
 
 class OutputLock:
-    """An exclusive, non-blocking lock on ``<out_dir>/.deckpress.lock`` (fcntl.flock).
+    """An exclusive, non-blocking lock on ``<out_dir>/.deckpress.lock`` (a POSIX record lock, fcntl.lockf).
 
     Raises :class:`BuildBusy` when another build holds it, :class:`OutputError` when
     the folder cannot be created or written.
@@ -427,8 +487,10 @@ class OutputLock:
         except OSError as exc:
             raise OutputError(exc.errno, f"cannot write to {self.path.parent}: {exc.strerror}", str(self.path.parent)) from None
         try:
-            fcntl.flock(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+            # A POSIX record lock belongs to this process alone: forked workers do not
+            # inherit it, so a killed build releases it at once, whatever its children do.
+            fcntl.lockf(self.fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
             self.fh.close()
             raise BuildBusy(f"another deckpress build is writing to {self.path.parent} (lock {self.path}); wait for it or use another --out") from None
         # Under the lock, anything a killed build left behind is stale.
@@ -436,7 +498,7 @@ class OutputLock:
         return self
 
     def __exit__(self, *exc) -> None:
-        fcntl.flock(self.fh, fcntl.LOCK_UN)
+        fcntl.lockf(self.fh, fcntl.LOCK_UN)
         self.fh.close()
 
 
@@ -494,6 +556,7 @@ _QUEUE = None  # set in each worker process by _worker_init (the pool's per-proc
 def _worker_init(queue) -> None:
     global _QUEUE
     _QUEUE = queue
+    die_with_parent()
 
 
 def _worker_build(game_dir: str, settings: BuildSettings) -> GameOutcome:

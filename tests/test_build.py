@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -100,10 +99,17 @@ def test_unwritable_output_exits_2_naming_the_path(tmp_path, mini_dir):
 
 
 def test_second_build_refused_while_locked(tmp_path, mini_dir):
-    tmp_path.joinpath(LOCK_NAME).touch()
-    with open(tmp_path / LOCK_NAME) as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
+    # Another process holds the output folder's lock (POSIX locks do not conflict within one process).
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, sys, time; f = open(sys.argv[1], 'a+'); fcntl.lockf(f, fcntl.LOCK_EX); print('held', flush=True); time.sleep(30)", str(tmp_path / LOCK_NAME)],
+        stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
         result = runner.invoke(app, ["build", str(mini_dir), "--out", str(tmp_path), "--quiet"])
+    finally:
+        holder.kill()
+        holder.wait()
     assert result.exit_code == 2
     assert "another deckpress build is writing" in result.output
 
@@ -159,3 +165,12 @@ def test_recover_restores_a_build_caught_mid_swap(tmp_path):
         pass
     assert (tmp_path / "mini" / "manifest.json").read_text() == "{}"
     assert not (tmp_path / ".staging-mini-456").exists()
+
+
+def test_stages_after_print_run_as_parallel_chains():
+    from pipeline.build import branches, stages_to_run
+
+    assert branches(stages_to_run(None)) == [["dice"], ["qr"], ["tactile", "impose"], ["emboss"], ["archive"], ["proof"]]
+    # --only adds what a stage needs: impose brings print and tactile.
+    assert stages_to_run(("impose",)) == ["checks", "braille", "print", "tactile", "impose"]
+    assert branches(stages_to_run(("impose",))) == [["tactile", "impose"]]
