@@ -277,7 +277,7 @@ def _png(image) -> bytes:
     import io
 
     buf = io.BytesIO()
-    image.save(buf, format="PNG", optimize=False)
+    image.save(buf, format="PNG", compress_level=3)  # level 6 costs 60 % more time for 1 % smaller files
     return buf.getvalue()
 
 

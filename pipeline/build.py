@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine.findings import Finding, Location, Severity, counts
-from pipeline.fsutil import OutputError, write_text
+from pipeline.fsutil import OutputError, staging_writes, write_text
 from pipeline.manifest import MANIFEST, build_key, file_entries, game_id_of, is_current, versions
 
 PAPERS = ("letter", "a4", "tabloid", "12x18", "sra3")
@@ -342,7 +342,6 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, 
     Raises :class:`pipeline.fsutil.OutputError` when the output cannot be written.
     """
     from engine.load import DataError, load_game
-    from engine.registry import Selection, filter_findings
 
     report = progress or (lambda game, stage: None)
     out_root = Path(settings.out_dir)
@@ -363,28 +362,40 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, 
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     job = Job(deck, settings, staging)
-    selection = Selection(settings.select, settings.ignore)
     try:
-        names = stages_to_run(settings.only)
-        for name in [n for n in names if n in SEQUENTIAL]:
-            fn = dict(STAGES)[name]
-            report(game_id, name)
-            job.findings += filter_findings(fn(job), selection, deck) if name != "checks" else fn(job)
-            if name in PREFLIGHT and _has_errors(job.findings, settings.strict) and not settings.force:
-                return GameOutcome(game_dir, game_id, "stopped", _sorted(job.findings), **counts_kw)
-        groups = branches(names)
-        for name in (n for g in groups for n in g):
-            report(game_id, name)
-        job.findings += filter_findings(run_branches(job, groups), selection, deck)
-        if _has_errors(job.findings, settings.strict) and not settings.force:
+        with staging_writes():
+            findings = _run_stages(job, game_id, report)
+        if findings is None or (_has_errors(job.findings, settings.strict) and not settings.force):
             return GameOutcome(game_dir, game_id, "stopped", _sorted(job.findings), **counts_kw)
         report(game_id, "manifest")
         manifest = _manifest(job, key, counts_kw)
         write_text(staging / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+        os.sync()  # one flush of the whole staging folder before it replaces the previous build
         _commit(staging, final)
         return GameOutcome(game_dir, game_id, "built", _sorted(job.findings), [e["path"] for e in manifest["files"]], forced=settings.force, **counts_kw)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _run_stages(job: Job, game_id: str, report: Callable[[str, str], None]) -> list[Finding] | None:
+    """Run the selected stages into ``job`` (findings collected on it). Returns None when the
+    preflight stages found errors that stop the game before anything is drawn."""
+    from engine.registry import Selection, filter_findings
+
+    settings, deck = job.settings, job.deck
+    selection = Selection(settings.select, settings.ignore)
+    names = stages_to_run(settings.only)
+    for name in [n for n in names if n in SEQUENTIAL]:
+        fn = dict(STAGES)[name]
+        report(game_id, name)
+        job.findings += filter_findings(fn(job), selection, deck) if name != "checks" else fn(job)
+        if name in PREFLIGHT and _has_errors(job.findings, settings.strict) and not settings.force:
+            return None
+    groups = branches(names)
+    for name in (n for g in groups for n in g):
+        report(game_id, name)
+    job.findings += filter_findings(run_branches(job, groups), selection, deck)
+    return job.findings
 
 
 def _cached_outcome(game_dir: str, game_id: str, manifest: dict) -> GameOutcome:
@@ -526,6 +537,10 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Callable[
             if progress:
                 progress(outcome.game_id, "cached")
         stale = [d for d in game_dirs if done[d] is None]
+        if stale:
+            # Import every stage once here: forked game and chain processes share the
+            # modules instead of each paying ~0.5 s to import pypdf, pikepdf, jinja2 …
+            import pipeline.stages  # noqa: F401
         workers = min(len(stale), os.cpu_count() or 1)
         if workers <= 1:
             built = [build_game(d, settings, progress) for d in stale]

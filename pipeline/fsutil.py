@@ -1,12 +1,19 @@
 """Safe file writing: every output goes to a temporary name in the same folder and is
 renamed into place, so an interrupted build never leaves a half-written file under its
-final name and the previous good file stays readable until the new one is complete."""
+final name and the previous good file stays readable until the new one is complete.
+
+Inside :func:`staging_writes` (the build runner, whose stages write into a private
+staging folder that is swapped in whole) files are written straight to their names:
+the folder swap already gives the all-or-nothing guarantee, and a temporary file plus
+an fsync per file would cost about 1.5 ms each, over a second per build.
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Iterator
 
@@ -22,6 +29,30 @@ class OutputError(OSError):
     """An output path that cannot be written (unwritable folder, full disk); the message names the path."""
 
 
+_STAGING: ContextVar[bool] = ContextVar("deckpress_staging_writes", default=False)
+
+
+@contextmanager
+def staging_writes() -> Iterator[None]:
+    """Within this block, :func:`atomic_path` writes directly (the caller swaps a whole staging folder in)."""
+    token = _STAGING.set(True)
+    try:
+        yield
+    finally:
+        _STAGING.reset(token)
+
+
+@contextmanager
+def _direct_path(path: Path) -> Iterator[Path]:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        yield path
+    except OSError as exc:
+        if isinstance(exc, OutputError):
+            raise
+        raise OutputError(exc.errno, f"cannot write {path}: {exc.strerror}", str(path)) from None
+
+
 @contextmanager
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; on success fsync and rename it onto ``path``.
@@ -31,6 +62,10 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     :class:`OutputError` naming the path when the folder cannot be written.
     """
     path = Path(path)
+    if _STAGING.get():
+        with _direct_path(path) as direct:
+            yield direct
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
