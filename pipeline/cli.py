@@ -64,6 +64,13 @@ def print_findings(findings: list[Finding], fmt: Format) -> None:
         out.print(render_text(findings), markup=False)
 
 
+def finish_with_findings(deck: Deck, findings) -> None:
+    """End a stage command: apply the cards' ``ignore:``, print the findings, exit 0 or 1."""
+    shown = filter_findings(list(findings), Selection(), deck)
+    print_findings(shown, Format.text)
+    raise typer.Exit(exit_code(shown))
+
+
 def load_game(game_dir: Path) -> Deck:
     """:func:`engine.load.load_game`, imported on first use: the data model costs ~0.15 s to import,
     which an unchanged ``deckpress build`` never needs."""
@@ -282,9 +289,7 @@ def emboss(
         raise typer.Exit(2) from None
     for path in result.paths:
         out.print(f"wrote {path}", markup=False)
-    findings = filter_findings(list(braille_findings) + list(result.findings), Selection(), deck)
-    print_findings(findings, Format.text)
-    raise typer.Exit(exit_code(findings))
+    finish_with_findings(deck, list(braille_findings) + list(result.findings))
 
 
 @app.command("braille")
@@ -332,9 +337,7 @@ def dice_cmd(
         raise typer.Exit(2) from None
     for sheet in sheets:
         out.print(f"wrote {sheet.path}", markup=False)
-    findings = filter_findings([f for s in sheets for f in s.findings], Selection(), deck)
-    print_findings(findings, Format.text)
-    raise typer.Exit(exit_code(findings))
+    finish_with_findings(deck, [f for s in sheets for f in s.findings])
 
 
 @app.command("render")
@@ -368,9 +371,7 @@ def render_cmd(
         box = layout.qr.to_pdf(layout.trim.height, layout.bleed)
         findings += verify_qr(fronts.path, [(c.id, deck.game.archive.url_for(c)) for c in deck.cards], box)
     out.print(f"wrote {fronts.path} ({len(fronts.pages)} fronts) and {backs.path} ({len(backs.pages)} backs)", markup=False)
-    findings = filter_findings(findings, Selection(), deck)
-    print_findings(findings, Format.text)
-    raise typer.Exit(exit_code(findings))
+    finish_with_findings(deck, findings)
 
 
 def _proof_folder(game_dir: Path, out_dir: Path | None) -> Path:
@@ -413,9 +414,7 @@ def proof_cmd(
         raise typer.Exit(2) from None
     shown = run.paths if card else [p for p in run.paths if p.suffix == ".html"]
     out.print(f"wrote {len(run.paths)} proof file(s) in {folder}" + "".join(f"\n  {p}" for p in shown), markup=False)
-    findings = filter_findings(list(run.findings), Selection(), deck)
-    print_findings(findings, Format.text)
-    raise typer.Exit(exit_code(findings))
+    finish_with_findings(deck, list(run.findings))
 
 
 @app.command("watch")
@@ -485,9 +484,7 @@ def uv_cmd(
         raise typer.Exit(2) from None
     for path in written:
         out.print(f"wrote {path}", markup=False)
-    findings = filter_findings(list(findings) + clearance_findings(blocks, deck=deck), Selection(), deck)
-    print_findings(findings, Format.text)
-    raise typer.Exit(exit_code(findings))
+    finish_with_findings(deck, list(findings) + clearance_findings(blocks, deck=deck))
 
 
 @app.command("impose")
@@ -534,6 +531,4 @@ def impose_cmd(
     except (ImpositionError, CardPdfError, OutputError) as exc:
         err.print(f"deckpress: {exc}", markup=False)
         raise typer.Exit(2) from None
-    findings = filter_findings(findings, Selection(), deck)
-    print_findings(findings, Format.text)
-    raise typer.Exit(exit_code(findings))
+    finish_with_findings(deck, findings)
