@@ -187,8 +187,7 @@ def shipped_games():
 
 def test_every_shipped_card_has_its_block():
     games = shipped_games()
-    if not games:
-        pytest.skip("carddata/ holds no game yet")
+    assert len(games) == 4, [g.name for g in games]  # the four seed games ship in carddata/
     for game_dir in games:
         deck = load_game(game_dir)
         blocks, findings = layout_deck(deck)
