@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="300,10000", help="synthetic deck sizes, comma-separated")
     opts = parser.parse_args(argv)
     sizes = [int(s) for s in opts.sizes.split(",") if s]
-    from pipeline.build import STAGES
+    from pipeline.stages import STAGES
 
     no_proofs = ",".join(name for name, _ in STAGES if name != "proof")
     print(f"deckpress bench on {os.cpu_count()} cores (targets: shipped games < 3 s cold, < 0.5 s unchanged; memory flat in N)")

@@ -145,8 +145,10 @@ def schema() -> None:
 @app.command()
 def rules(format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
     """List every finding code with its name, default severity and summary."""
-    import pipeline.stages  # noqa: F401  (stage modules declare their finding codes)
-    import engine.checks  # noqa: F401
+    import engine.checks  # noqa: F401  (registers the checks)
+    from pipeline.stages import import_stage_modules
+
+    import_stage_modules()  # stage modules declare their finding codes
 
     if format is Format.json:
         out.print(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity.value, "doc": r.doc} for r in RULES], indent=2), markup=False)
@@ -195,7 +197,8 @@ def build(
     Example: [bold]deckpress build carddata/apprentice --paper letter --profile index-everest-d[/bold]
     """
     from engine.paths import find_games
-    from pipeline.build import BuildBusy, BuildSettings, run_build
+    from pipeline.build import BuildSettings, run_build
+    from pipeline.outputdir import BuildBusy
     from pipeline.fsutil import OutputError
     from pipeline.progress import BuildProgress
 

@@ -17,7 +17,9 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 def codes_table() -> str:
     """The Markdown table of every registered rule: code, name, severity, summary."""
     import engine.checks  # noqa: F401  (registers the checks)
-    import pipeline.stages  # noqa: F401  (stages declare their codes)
+    from pipeline.stages import import_stage_modules
+
+    import_stage_modules()  # stages declare their codes
     from engine.registry import RULES
 
     rows = ["| code | name | severity | what it flags |", "| --- | --- | --- | --- |"]

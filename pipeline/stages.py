@@ -1,11 +1,30 @@
-"""The stage modules, in build order. Importing this module imports them all, which
-declares every stage's finding codes in the registry (for ``deckpress rules``)."""
+"""The build's stages, in order: the table of contents of ``deckpress build``.
+
+Each stage is a function of a :class:`Job` (the deck, the settings, the staging folder
+and the products of earlier stages) that writes its files into the staging folder and
+returns its findings. :data:`STAGES` lists them once, top to bottom; :data:`NEEDS`
+says what ``--only`` must run first; the runner (:mod:`pipeline.build`) runs
+:data:`SEQUENTIAL` in order and every later stage in parallel chains.
+
+Stage modules are imported inside the stage functions, so that reading this table
+costs nothing; :func:`import_stage_modules` imports them all (which also declares
+every stage's finding codes in the registry, for ``deckpress rules``).
+"""
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
-#: Build order (DESIGN.md §1). A module is listed once it exists.
+from engine.findings import Finding
+
+if TYPE_CHECKING:
+    from engine.model import Deck
+    from pipeline.build import BuildSettings
+
+#: The stage modules in build order (DESIGN.md §1).
 STAGE_MODULES: tuple[str, ...] = (
     "pipeline.braille.layout",
     "pipeline.braille.dice",
@@ -19,5 +38,216 @@ STAGE_MODULES: tuple[str, ...] = (
     "pipeline.proof",
 )
 
-for _name in STAGE_MODULES:
-    importlib.import_module(_name)
+
+def import_stage_modules() -> None:
+    """Import every stage module (declares their finding codes; lets forked workers share them)."""
+    for name in STAGE_MODULES:
+        importlib.import_module(name)
+
+
+@dataclass
+class Job:
+    """One game's build in progress: the deck, the settings, the staging folder and stage products."""
+
+    deck: Deck
+    settings: BuildSettings
+    staging: Path
+    findings: list[Finding] = field(default_factory=list)
+    products: dict = field(default_factory=dict)
+
+    def path(self, *parts: str) -> Path:
+        """A file path inside the staging folder (its folder created)."""
+        p = self.staging.joinpath(*parts)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        return p
+
+    def folder(self, *parts: str) -> Path:
+        """A folder inside the staging folder (created)."""
+        p = self.staging.joinpath(*parts)
+        p.mkdir(parents=True, exist_ok=True)
+        return p
+
+    @property
+    def game_id(self) -> str:
+        return self.deck.game.id
+
+
+
+def stage_checks(job: Job) -> list[Finding]:
+    """Engine checks (composition, keywords, power, data quality, rulebook text)."""
+    from engine.registry import CheckContext, Selection, filter_findings, run_checks
+    from pipeline.braille.power import PowerEncoding
+
+    rulebook = None
+    if job.settings.rulebook:
+        from engine.rulebook import Rulebook
+
+        rulebook = Rulebook.read(Path(job.settings.rulebook))
+    selection = Selection(job.settings.select, job.settings.ignore)
+    ctx = CheckContext(power_encoder=PowerEncoding(job.deck.game.power), rulebook=rulebook)
+    return filter_findings(run_checks(job.deck, ctx, selection), selection, job.deck)
+
+
+def stage_braille(job: Job) -> list[Finding]:
+    """Lay out every card's braille block (the cells all braille outputs are drawn from)."""
+    from pipeline.braille.geometry import get_profile
+    from pipeline.braille.layout import layout_deck
+
+    profile = get_profile(job.settings.geometry or job.deck.game.braille.geometry)
+    blocks, findings = layout_deck(job.deck, profile=profile)
+    job.products["blocks"] = blocks
+    return list(findings)
+
+
+def stage_dice(job: Job) -> list[Finding]:
+    """One die face sheet PDF per die: faces at actual size, numerals, braille dots, key."""
+    from pipeline.braille.geometry import get_profile
+    from pipeline.dice_sheet import render_dice
+
+    profile = get_profile(job.settings.geometry or job.deck.game.braille.geometry)
+    sheets = render_dice(job.deck, job.folder("dice"), profile)
+    return [f for sheet in sheets for f in sheet.findings]
+
+
+def stage_print(job: Job) -> list[Finding]:
+    """The print PDFs: one front per unique card, one back per class (PDF/X-1a, CMYK, 3×5 in + bleed)."""
+    from pipeline.render.deck_pdf import render_backs, render_fronts
+
+    gid = job.game_id
+    fronts = render_fronts(job.deck, job.path("print", f"{gid}-fronts.pdf"))
+    backs = render_backs(job.deck, job.path("print", f"{gid}-backs.pdf"))
+    job.products["fronts"], job.products["backs"] = fronts, backs
+    return list(fronts.findings) + list(backs.findings)
+
+
+def stage_qr(job: Job) -> list[Finding]:
+    """Decode every front's QR code from a 300 dpi render of its box (zxing-cpp): it must give exactly the card's URL."""
+    from pipeline.layout import load_layout
+    from pipeline.qr import verify_qr
+
+    layout = load_layout()
+    box = layout.qr.to_pdf(layout.trim.height, layout.bleed)
+    fronts = job.products["fronts"]
+    cards = {c.id: c for c in job.deck.cards}
+    urls = [(card_id, job.deck.game.archive.url_for(cards[card_id])) for card_id in fronts.pages]
+    return verify_qr(fronts.path, urls, box)
+
+
+def stage_tactile(job: Job) -> list[Finding]:
+    """The UV braille layer (spot colour, overprint), its dot map, and the fronts with the layer merged as a spot plate."""
+    from pipeline.render.tactile import clearance_findings, merge_spot_plate, render_braille_layer, write_dot_map
+
+    gid, blocks, fronts = job.game_id, job.products["blocks"], job.products["fronts"]
+    layer = render_braille_layer(blocks, list(fronts.pages), job.path("uv", f"{gid}-braille.pdf"), spot_name=job.settings.spot)
+    write_dot_map(blocks, job.path("uv", f"{gid}-dots.json"), spot_name=job.settings.spot)
+    merge_spot_plate(fronts.path, layer, job.path("uv", f"{gid}-fronts+braille.pdf"))
+    job.products["braille_layer"] = layer
+    return clearance_findings(blocks, deck=job.deck)
+
+
+def stage_impose(job: Job) -> list[Finding]:
+    """Press sheets per paper size: fronts, duplex backs, the braille layer imposed like the fronts, a calibration sheet."""
+    from pipeline.render.impose import deck_copies, impose
+
+    fronts, backs = job.products["fronts"], job.products["backs"]
+    copies = deck_copies(job.deck, fronts.pages, backs.pages)
+    findings: list[Finding] = []
+    for paper in job.settings.papers:
+        result = impose(fronts.path, backs.path, job.products["braille_layer"], paper, copies, job.folder("sheets"), job.game_id)
+        findings += result.findings
+    return findings
+
+
+def stage_emboss(job: Job) -> list[Finding]:
+    """BRF and PEF embosser files (card per page for card stock, several cards per sheet to cut)."""
+    from pipeline.emboss.write import emboss_outputs, jobs_for
+
+    result = emboss_outputs(job.deck, job.products["blocks"], job.folder("emboss"), jobs=jobs_for(job.settings.profile))
+    return list(result.findings)
+
+
+def stage_archive(job: Job) -> list[Finding]:
+    """The static card archive the QR codes open, then a check that every QR URL has its page."""
+    from pipeline.archive import check_qr_links, write_archive
+
+    fronts = job.products["fronts"]
+    folder = job.folder("archive")
+    write_archive(job.deck, job.products["blocks"], fronts.path, folder, page_ids=fronts.pages)
+    return check_qr_links(job.deck, folder)
+
+
+def stage_proof(job: Job) -> list[Finding]:
+    """PNG proofs of every front and back with the braille overlay and stamps, and the contact sheet."""
+    from pipeline.proof import write_proofs
+
+    fronts, backs = job.products["fronts"], job.products["backs"]
+    write_proofs(job.deck, job.products["blocks"], fronts.path, backs.path, job.folder("proofs"), job.findings,
+                 dpi=job.settings.proof_dpi, front_ids=fronts.pages, back_ids=backs.pages)
+    return []
+
+
+STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
+    ("checks", stage_checks),
+    ("braille", stage_braille),
+    ("dice", stage_dice),
+    ("print", stage_print),
+    ("qr", stage_qr),
+    ("tactile", stage_tactile),
+    ("impose", stage_impose),
+    ("emboss", stage_emboss),
+    ("archive", stage_archive),
+    ("proof", stage_proof),
+)
+
+#: Stages run one after another in the game's process; every later stage runs in a
+#: branch (a chain of stages that need each other), and branches run in parallel processes.
+SEQUENTIAL = ("checks", "braille", "print")
+
+#: Stages whose findings are known before anything is written: errors here stop the game early.
+PREFLIGHT = ("checks", "braille")
+
+#: What each stage needs first (for ``--only``); checks and braille always run.
+NEEDS: dict[str, tuple[str, ...]] = {
+    "qr": ("print",),
+    "tactile": ("print",),
+    "impose": ("print", "tactile"),
+    "archive": ("print",),
+    "proof": ("print",),
+}
+
+
+def stages_to_run(only: tuple[str, ...] | None) -> list[str]:
+    """Stage names to run for ``--only`` (dependencies added), in table order.
+
+    Raises ValueError naming an unknown stage and listing the known ones.
+    """
+    names = [name for name, _ in STAGES]
+    if not only:
+        return names
+    unknown = [s for s in only if s not in names]
+    if unknown:
+        raise ValueError(f"unknown stage {', '.join(unknown)}; stages: {', '.join(names)}")
+    wanted = {"checks", "braille"} | set(only)
+    grew = True
+    while grew:
+        extra = {d for s in wanted for d in NEEDS.get(s, ())} - wanted
+        grew = bool(extra)
+        wanted |= extra
+    return [n for n in names if n in wanted]
+
+
+def branches(names: list[str]) -> list[list[str]]:
+    """Group the stages after :data:`SEQUENTIAL` into chains: a stage joins the chain of a
+    non-sequential stage it needs (impose follows tactile), otherwise it starts its own."""
+    out: list[list[str]] = []
+    home: dict[str, list[str]] = {}
+    for name in names:
+        if name in SEQUENTIAL:
+            continue
+        chain = next((home[d] for d in NEEDS.get(name, ()) if d in home), None)
+        if chain is None:
+            chain = []
+            out.append(chain)
+        chain.append(name)
+        home[name] = chain
+    return out

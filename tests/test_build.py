@@ -16,7 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import ROOT
-from pipeline.build import LOCK_NAME, BuildSettings, run_build
+from pipeline.build import BuildSettings, run_build
+from pipeline.outputdir import LOCK_NAME
 from pipeline.cli import app
 
 runner = CliRunner()
@@ -156,7 +157,7 @@ def test_killed_build_leaves_previous_output_intact(tmp_path):
 
 
 def test_recover_restores_a_build_caught_mid_swap(tmp_path):
-    from pipeline.build import OutputLock
+    from pipeline.outputdir import OutputLock
 
     (tmp_path / ".old-mini-123").mkdir()
     (tmp_path / ".old-mini-123" / "manifest.json").write_text("{}")
@@ -168,7 +169,7 @@ def test_recover_restores_a_build_caught_mid_swap(tmp_path):
 
 
 def test_stages_after_print_run_as_parallel_chains():
-    from pipeline.build import branches, stages_to_run
+    from pipeline.stages import branches, stages_to_run
 
     assert branches(stages_to_run(None)) == [["dice"], ["qr"], ["tactile", "impose"], ["emboss"], ["archive"], ["proof"]]
     # --only adds what a stage needs: impose brings print and tactile.

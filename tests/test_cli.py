@@ -59,3 +59,15 @@ def test_schema_is_json_schema():
     doc = json.loads(result.output)
     assert "class" in doc["cards.yaml"]["$defs"]["Card"]["properties"]
     assert "provenance" in doc["cards.yaml"]["$defs"]["Card"]["required"]
+
+
+def test_rules_lists_every_family_in_a_fresh_interpreter():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from conftest import ROOT
+
+    run = subprocess.run([str(Path(sys.executable).with_name("deckpress")), "rules"], cwd=ROOT, capture_output=True, text=True)
+    families = {line[:2] for line in run.stdout.splitlines() if line[:5].isalnum()}
+    assert {"DA", "CP", "KW", "PW", "DQ", "RB", "BR", "DI", "PR", "QR", "UV", "IM", "EM", "AR"} <= families, run.stdout + run.stderr

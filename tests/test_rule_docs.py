@@ -7,8 +7,10 @@ import re
 
 import engine.checks  # noqa: F401  (registers the deck checks)
 import engine.load  # noqa: F401  (declares DA codes)
-import pipeline.stages  # noqa: F401  (stage modules declare their codes)
 from engine.registry import RULES
+from pipeline.stages import import_stage_modules
+
+import_stage_modules()  # stage modules declare their codes
 
 FAMILIES = {"DA", "CP", "KW", "PW", "DQ", "RB", "BR", "DI", "PR", "QR", "UV", "IM", "EM", "AR", "PF"}
 
