@@ -17,8 +17,10 @@ from engine.findings import Location
 
 _PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 
-#: Upper bound on YAML nodes visited per document, aliases expanded.
-MAX_NODES = 200_000
+#: Extra YAML values a document may expand to beyond one per character of its text.
+#: Every value written out costs at least one character, so only aliases can exceed
+#: ``len(text)`` values; an alias bomb passes this bound within a few levels.
+ALIAS_ALLOWANCE = 100_000
 
 
 class YamlProblem(Exception):
@@ -80,7 +82,8 @@ def load_yaml(text: str, path: str) -> tuple[object, Source]:
     """Parse one YAML document safely; return ``(data, source_tree)``.
 
     An empty document gives ``(None, Source)``. Raises :class:`YamlProblem` for a
-    syntax error, a duplicate key, a merge key, or more than :data:`MAX_NODES` nodes.
+    syntax error, a duplicate key, a merge key, or aliases expanding to more values
+    than the text has characters plus :data:`ALIAS_ALLOWANCE`.
     """
     loader = yaml.SafeLoader(text)
     try:
@@ -105,7 +108,7 @@ def load_yaml(text: str, path: str) -> tuple[object, Source]:
         loader.dispose()
     if node is None:
         return None, Source(Location(path, 1, 1))
-    budget = [MAX_NODES]
+    budget = [len(text) + ALIAS_ALLOWANCE]
     return _convert(node, path, loader, budget)
 
 
@@ -113,7 +116,7 @@ def _convert(node: yaml.Node, path: str, loader: yaml.SafeLoader, budget: list[i
     budget[0] -= 1
     if budget[0] < 0:
         raise YamlProblem(
-            f"YAML document expands to more than {MAX_NODES} values (alias expansion)",
+            "YAML aliases expand this document to more values than its text holds (an alias bomb)",
             _loc(path, node.start_mark),
             "too-large",
             "remove deeply nested aliases",
