@@ -148,3 +148,10 @@ def test_parse_length(text, pt):
 def test_parse_length_refuses(bad):
     with pytest.raises(ValueError):
         parse_length(bad)
+
+
+def test_large_plain_document_is_not_an_alias_bomb():
+    from engine.yamlsource import load_yaml
+
+    data, _ = load_yaml("[" + "1, " * 300_000 + "1]", "big.yaml")  # 300,001 values, no alias
+    assert len(data) == 300_001
