@@ -61,7 +61,7 @@ def test_yaml_syntax_error_names_line(game_copy):
     assert info.value.unreadable
     assert (f.code, f.name) == ("DA001", "yaml-syntax-error")
     assert f.location.file.endswith("cards.yaml") and (f.location.line, f.location.column) == (7, 23)
-    assert "mapping values are not allowed here" in f.message
+    assert "mapping values are not allowed" in f.message
 
 
 def test_typo_in_key_on_line_7(game_copy):
@@ -153,5 +153,5 @@ def test_parse_length_refuses(bad):
 def test_large_plain_document_is_not_an_alias_bomb():
     from engine.yamlsource import load_yaml
 
-    data, _ = load_yaml("[" + "1, " * 300_000 + "1]", "big.yaml")  # 300,001 values, no alias
-    assert len(data) == 300_001
+    data, _ = load_yaml("[" + "1, " * 30_000 + "1]", "big.yaml")  # 30,001 values, no alias (more than 1 % of the allowance)
+    assert len(data) == 30_001
