@@ -30,7 +30,7 @@ from engine.findings import Finding, Location, Severity, counts
 from pipeline.fsutil import staging_writes, write_text
 from pipeline.manifest import MANIFEST, build_key, file_entries, game_id_of, is_current, versions
 from pipeline.outputdir import OutputLock, commit, probe_writable
-from pipeline.stages import PREFLIGHT, SEQUENTIAL, STAGES, Job, branches, import_stage_modules, stages_to_run
+from pipeline.stages import FOLDERS, PREFLIGHT, SEQUENTIAL, STAGES, Job, branches, import_stage_modules, stages_to_run
 
 PAPERS = ("letter", "a4", "tabloid", "12x18", "sra3")
 
@@ -150,6 +150,8 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, 
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     job = Job(deck, settings, staging)
+    if settings.only:
+        _keep_other_outputs(final, staging, stages_to_run(settings.only))
     try:
         with staging_writes():
             findings = _run_stages(job, game_id, report)
@@ -163,6 +165,24 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, 
         return GameOutcome(game_dir, game_id, "built", _sorted(job.findings), [e["path"] for e in manifest["files"]], forced=settings.force, **counts_kw)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _keep_other_outputs(final: Path, staging: Path, running: list[str]) -> None:
+    """For ``--only``: hard-link the previous output of the stages not being run into the
+    staging folder, so the swap replaces only what this build makes."""
+    if not final.is_dir():
+        return
+    remade = {FOLDERS[name] for name in running if name in FOLDERS}
+    for src in final.rglob("*"):
+        rel = src.relative_to(final)
+        if not src.is_file() or rel.parts[0] in remade or rel.name == MANIFEST:
+            continue
+        dest = staging / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(src, dest)
+        except OSError:
+            shutil.copy2(src, dest)
 
 
 def _run_stages(job: Job, game_id: str, report: Callable[[str, str], None]) -> list[Finding] | None:
@@ -249,6 +269,7 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Callable[
     Raises :class:`BuildBusy`, :class:`OutputError`, or ValueError for a bad ``only``.
     """
     stages_to_run(settings.only)  # validate early
+    _refuse_shared_ids(game_dirs)
     out_dir = Path(settings.out_dir)
     with OutputLock(out_dir):
         probe_writable(out_dir)
@@ -268,8 +289,33 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Callable[
             built = _parallel(stale, settings, progress, workers)
         done.update(zip(stale, built))
         outcomes = [done[d] for d in game_dirs]
-        write_text(out_dir / "report.json", json.dumps(report_dict(outcomes), indent=2, ensure_ascii=False) + "\n")
+        report = _merged_report(out_dir, report_dict(outcomes))
+        write_text(out_dir / "report.json", json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     return outcomes
+
+
+def _refuse_shared_ids(game_dirs: list[str]) -> None:
+    """Two game folders with one id would overwrite each other's output: ValueError naming both."""
+    seen: dict[str, str] = {}
+    for d in game_dirs:
+        game_id = game_id_of(Path(d))
+        if game_id is None:
+            continue  # the loader reports an unreadable game.yaml properly
+        if game_id in seen:
+            raise ValueError(f"{seen[game_id]} and {d} both have the game id {game_id!r}; give one of them another id in its game.yaml")
+        seen[game_id] = d
+
+
+def _merged_report(out_dir: Path, new: dict) -> dict:
+    """The new report plus the previous report's games that this build did not touch (their output is still there)."""
+    try:
+        old = json.loads((out_dir / "report.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        old = {}
+    games = {gid: entry for gid, entry in old.get("games", {}).items() if gid not in new["games"] and (out_dir / gid).is_dir()}
+    games.update(new["games"])
+    total = {s: sum(g["counts"].get(s, 0) for g in games.values()) for s in ("error", "warning", "info")}
+    return {"games": dict(sorted(games.items())), "counts": total}
 
 
 def _parallel(game_dirs: list[str], settings: BuildSettings, progress, workers: int) -> list[GameOutcome]:

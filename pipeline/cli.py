@@ -71,6 +71,31 @@ def finish_with_findings(deck: Deck, findings) -> None:
     raise typer.Exit(exit_code(shown))
 
 
+def print_summary(findings: list[Finding], verbose: bool) -> None:
+    """Errors and warnings one by one; info findings counted by code unless ``verbose``; a summary line."""
+    shown = findings if verbose else [f for f in findings if f.severity is not Severity.info]
+    out.print(render_text(shown, counted=findings), markup=False)
+    infos = Counter((f.code, f.name) for f in findings if f.severity is Severity.info)
+    if infos and not verbose:
+        listed = ", ".join(f"{code} {name} ×{n}" for (code, name), n in sorted(infos.items()))
+        out.print(f"   info: {listed} (--verbose lists them)", markup=False)
+
+
+def selection_or_exit(select: list[str] | None, ignore: list[str] | None) -> Selection:
+    """``--select``/``--ignore`` as a Selection; exit 2 naming entries that match no rule."""
+    import engine.checks  # noqa: F401  (registers the checks and the loader's codes)
+    from pipeline.stages import import_stage_modules
+
+    chosen, skipped = split_codes(select), split_codes(ignore)
+    import_stage_modules()
+    known = {r.code for r in RULES} | {r.name for r in RULES}
+    unknown = [e for e in chosen + skipped if e not in known and not (e.isupper() and any(c.startswith(e) for c in known))]
+    if unknown:
+        err.print(f"deckpress: no rule matches {', '.join(unknown)} (see deckpress rules)", markup=False)
+        raise typer.Exit(2)
+    return Selection(chosen, skipped)
+
+
 def load_game(game_dir: Path) -> Deck:
     """:func:`engine.load.load_game`, imported on first use: the data model costs ~0.15 s to import,
     which an unchanged ``deckpress build`` never needs."""
@@ -120,16 +145,23 @@ def check(
     ignore: Annotated[Optional[list[str]], typer.Option(help="Skip these codes, prefixes or names.")] = None,
     strict: Annotated[bool, typer.Option(help="Warnings fail too (exit 1).")] = False,
     format: Annotated[Format, typer.Option("--format", help="text for people, json for machines.")] = Format.text,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List info findings one by one (default: counted by code).")] = False,
 ) -> None:
-    """Check a game's card data: schema, composition, keywords, power, and optionally its rulebook.
+    """Check a game before it is built: schema, composition, keywords, power, braille layout, print fit and contrast, and optionally its rulebook.
 
-    Example: [bold]deckpress check carddata/apprentice --rulebook ../shared/seeds/000_c4e42988fabe8ac0.txt[/bold]
+    A game that checks clean builds. Example: [bold]deckpress check carddata/apprentice --rulebook ../shared/seeds/000_c4e42988fabe8ac0.txt[/bold]
     """
+    from pipeline.preflight import preflight
+
+    selection = selection_or_exit(select, ignore)
     deck = load_or_exit(game_dir, format)
-    selection = Selection(split_codes(select), split_codes(ignore))
-    ctx = CheckContext(power_encoder=power_encoder_for(deck), rulebook=rulebook_or_exit(rulebook))
-    findings = filter_findings(run_checks(deck, ctx, selection), selection, deck)
-    print_findings(findings, format)
+    if rulebook is not None:
+        rulebook_or_exit(rulebook)  # a clear exit 2 for a missing or unreadable file
+    findings = preflight(deck, rulebook, selection)
+    if format is Format.json:
+        print_findings(findings, format)
+    else:
+        print_summary(findings, verbose)
     raise typer.Exit(exit_code(findings, strict))
 
 
@@ -185,8 +217,6 @@ def build(
     strict: Annotated[bool, typer.Option(help="Warnings stop the build and fail it, like errors.")] = False,
     force: Annotated[bool, typer.Option(help="Write outputs even when error findings stand (recorded in the manifest).")] = False,
     only: Annotated[Optional[str], typer.Option(help="Run only these stages (comma-separated); their inputs are built too.")] = None,
-    select: Annotated[Optional[list[str]], typer.Option(help="Only these finding codes, prefixes or names.")] = None,
-    ignore: Annotated[Optional[list[str]], typer.Option(help="Skip these finding codes, prefixes or names.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List info findings one by one too (default: counted by code).")] = False,
 ) -> None:
@@ -202,6 +232,9 @@ def build(
     from pipeline.fsutil import OutputError
     from pipeline.progress import BuildProgress
 
+    if str(out_dir) in ("", "."):
+        err.print("deckpress: give an output folder with --out (default: output)", markup=False)
+        raise typer.Exit(2)
     dirs = [str(d) for d in (game_dirs or find_games(Path("carddata")))]
     if not dirs:
         err.print("deckpress: no game folders given and none found in carddata/", markup=False)
@@ -222,8 +255,6 @@ def build(
         force=force,
         only=tuple(split_codes([only])) if only else None,
         rulebook=str(rulebook) if rulebook else None,
-        select=split_codes(select),
-        ignore=split_codes(ignore),
     )
     try:
         with BuildProgress(dirs, err, enabled=not quiet) as progress:
@@ -235,12 +266,7 @@ def build(
     for o in outcomes:
         label = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read"}[o.status]
         out.print(f"== {o.game_id}: {label}; {o.cards} unique cards, {o.copies} printed, {o.provisional} provisional" + (" (forced)" if o.forced else ""), markup=False)
-        shown = o.findings if verbose else [f for f in o.findings if f.severity is not Severity.info]
-        out.print(render_text(shown, counted=o.findings), markup=False)
-        infos = Counter((f.code, f.name) for f in o.findings if f.severity is Severity.info)
-        if infos and not verbose:
-            listed = ", ".join(f"{code} {name} ×{n}" for (code, name), n in sorted(infos.items()))
-            out.print(f"   info: {listed} (--verbose or report.json lists them)", markup=False)
+        print_summary(o.findings, verbose)
         worst = max(worst, 2 if o.status == "unreadable" else exit_code(o.findings, strict))
     out.print(f"report: {out_dir / 'report.json'}", markup=False)
     raise typer.Exit(worst)

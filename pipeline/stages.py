@@ -204,7 +204,18 @@ STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
 SEQUENTIAL = ("checks", "braille", "print")
 
 #: Stages whose findings are known before anything is written: errors here stop the game early.
-PREFLIGHT = ("checks", "braille")
+PREFLIGHT = ("checks", "braille", "print")
+
+#: The folder each stage writes in the game's output (``--only`` keeps the others' folders).
+FOLDERS: dict[str, str] = {
+    "dice": "dice",
+    "print": "print",
+    "tactile": "uv",
+    "impose": "sheets",
+    "emboss": "emboss",
+    "archive": "archive",
+    "proof": "proofs",
+}
 
 #: What each stage needs first (for ``--only``); checks and braille always run.
 NEEDS: dict[str, tuple[str, ...]] = {

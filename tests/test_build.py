@@ -175,3 +175,38 @@ def test_stages_after_print_run_as_parallel_chains():
     # --only adds what a stage needs: impose brings print and tactile.
     assert stages_to_run(("impose",)) == ["checks", "braille", "print", "tactile", "impose"]
     assert branches(stages_to_run(("impose",))) == [["tactile", "impose"]]
+
+
+def test_only_remakes_its_stage_and_keeps_the_rest(tmp_path):
+    game = str(ROOT / "tests/fixtures/games/mini")
+    (full,) = run_build([game], BuildSettings(out_dir=str(tmp_path), papers=("letter",)))
+    before = _tree(tmp_path / "mini")
+    (partial,) = run_build([game], BuildSettings(out_dir=str(tmp_path), papers=("letter",), only=("emboss",)))
+    after = _tree(tmp_path / "mini")
+    assert (full.status, partial.status) == ("built", "built")
+    assert set(after) == set(before)  # print, uv, sheets, archive, proofs … are all still there
+    assert {k: v for k, v in after.items() if k != "manifest.json"} == {k: v for k, v in before.items() if k != "manifest.json"}
+    assert _consistent(tmp_path / "mini")
+
+
+def test_two_folders_with_one_game_id_are_refused(tmp_path, game_copy):
+    copy = game_copy("mini")  # same id "mini" as the fixture
+    result = runner.invoke(app, ["build", str(ROOT / "tests/fixtures/games/mini"), str(copy), "--out", str(tmp_path / "out"), "--quiet"])
+    assert result.exit_code == 2
+    assert "both have the game id 'mini'" in result.output
+    assert not (tmp_path / "out" / "mini").exists()
+
+
+def test_report_keeps_games_built_earlier(tmp_path, game_copy):
+    other = game_copy("mini")
+    (other / "game.yaml").write_text((other / "game.yaml").read_text().replace("id: mini", "id: mini-two"))
+    run_build([str(ROOT / "tests/fixtures/games/mini")], BuildSettings(out_dir=str(tmp_path / "out"), only=("emboss",)))
+    run_build([str(other)], BuildSettings(out_dir=str(tmp_path / "out"), only=("emboss",)))
+    report = json.loads((tmp_path / "out" / "report.json").read_text())
+    assert sorted(report["games"]) == ["mini", "mini-two"]
+    assert report["counts"]["warning"] == sum(g["counts"]["warning"] for g in report["games"].values())
+
+
+def test_out_must_name_a_folder(mini_dir):
+    result = runner.invoke(app, ["build", str(mini_dir), "--out", ""])
+    assert result.exit_code == 2 and "give an output folder" in result.output

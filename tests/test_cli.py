@@ -71,3 +71,21 @@ def test_rules_lists_every_family_in_a_fresh_interpreter():
     run = subprocess.run([str(Path(sys.executable).with_name("deckpress")), "rules"], cwd=ROOT, capture_output=True, text=True)
     families = {line[:2] for line in run.stdout.splitlines() if line[:5].isalnum()}
     assert {"DA", "CP", "KW", "PW", "DQ", "RB", "BR", "DI", "PR", "QR", "UV", "IM", "EM", "AR"} <= families, run.stdout + run.stderr
+
+
+def test_check_reports_what_the_build_would_stop_on(game_copy):
+    """check runs the build's preflight: an emoji (BR002, PR005) and a name too long for 18 pt (PR001)."""
+    game = game_copy("mini")
+    text = (game / "cards.yaml").read_text()
+    text = text.replace("name: Fireball", "name: Fireball \U0001F525").replace("name: Ember Ranger", "name: Ember Ranger of the Far Northern Volcanic Wastes")
+    (game / "cards.yaml").write_text(text)
+    result = runner.invoke(app, ["check", str(game)])
+    assert result.exit_code == 1
+    codes = {line.split()[2] for line in result.output.splitlines() if " error " in line}
+    assert {"BR002", "PR001"} <= codes, result.output
+
+
+def test_unknown_select_entry_exits_2(mini_dir):
+    result = runner.invoke(app, ["check", str(mini_dir), "--ignore", "DQ02"])
+    assert result.exit_code == 2 and "no rule matches DQ02" in result.output
+    assert runner.invoke(app, ["check", str(mini_dir), "--select", "DQ", "--ignore", "provisional-card"]).exit_code == 0
