@@ -78,9 +78,12 @@ def measure(args: list[str]) -> tuple[float, float, float, int]:
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
 
 
-def row(label: str, figures: tuple[float, float, float, int]) -> str:
+def row(label: str, figures: tuple[float, float, float, int], target_s: float | None = None) -> str:
+    """One line of figures; says FAILED for a build that did not exit 0 and whether a wall-time target is met."""
     wall, cpu, rss, code = figures
-    flag = "" if code == 0 else f"  (exit {code})"
+    flag = "" if code == 0 else f"  FAILED (exit {code})"
+    if target_s is not None and code == 0:
+        flag += f"  target < {target_s:g} s: {'met' if wall < target_s else 'MISSED'}"
     return f"{label:<34} wall {wall:7.2f} s   cpu {cpu:7.2f} s   peak {rss:7.1f} MiB{flag}"
 
 
@@ -121,26 +124,37 @@ def main(argv: list[str] | None = None) -> int:
 
     no_proofs = ",".join(name for name, _ in STAGES if name != "proof")
     print(f"deckpress bench on {os.cpu_count()} cores (targets: shipped games < 3 s cold, < 0.5 s unchanged; memory flat in N)")
+    failed = 0
+
+    def report(label: str, args: list[str], target_s: float | None = None) -> None:
+        nonlocal failed
+        figures = measure(args)
+        failed += figures[3] != 0
+        print(row(label, figures, target_s), flush=True)
+
     with tempfile.TemporaryDirectory(prefix="deckpress-bench-") as tmp:
         tmp_path = Path(tmp)
         out = tmp_path / "out-shipped"
-        print(row("shipped games, cold", measure(["build", "--out", str(out), "--quiet", "--only", no_proofs])))
-        print(row("shipped games, unchanged", measure(["build", "--out", str(out), "--quiet", "--only", no_proofs])))
+        report("shipped games, cold", ["build", "--out", str(out), "--quiet", "--only", no_proofs], 3.0)
+        report("shipped games, unchanged", ["build", "--out", str(out), "--quiet", "--only", no_proofs], 0.5)
         shutil.rmtree(out)
-        print(row("shipped games + proofs, cold", measure(["build", "--out", str(out), "--quiet"])))
+        report("shipped games + proofs, cold", ["build", "--out", str(out), "--quiet"])
         strings: list[str] = []
         for n in sizes:
             game = synthetic_game(tmp_path / f"synthetic-{n}", n)
             out = tmp_path / f"out-{n}"
             args = ["build", str(game), "--out", str(out), "--quiet", "--paper", "letter", "--only", no_proofs]
-            print(row(f"synthetic {n} cards, cold", measure(args)))
-            print(row(f"synthetic {n} cards, unchanged", measure(args)))
+            report(f"synthetic {n} cards, cold", args)
+            report(f"synthetic {n} cards, unchanged", args, 0.5)
             if not strings:
                 data = yaml.safe_load((game / "cards.yaml").read_text())
                 strings = [c["name"] for c in data["cards"]] + [k for c in data["cards"] for k in c["keywords"]]
         raw, ours = translation_throughput(strings or [f"Forest Apprentice {i}" for i in range(1000)])
         print(f"{'liblouis raw, grade 2':<34} {raw:10.0f} strings/s   ({len(set(strings))} distinct strings)")
         print(f"{'deckpress translate, grade 2':<34} {ours:10.0f} strings/s   ({100 * ours / raw:.0f} % of raw; target >= 80 %)")
+    if failed:
+        print(f"{failed} benchmark build(s) FAILED", file=sys.stderr)
+        return 1
     return 0
 
 

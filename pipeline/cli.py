@@ -165,12 +165,26 @@ def check(
     raise typer.Exit(exit_code(findings, strict))
 
 
+class SchemaFile(str, Enum):
+    """Which data file's JSON Schema to print."""
+
+    game = "game"
+    cards = "cards"
+
+
 @app.command()
-def schema() -> None:
-    """Print the JSON Schema of game.yaml and cards.yaml (for editor completion and validation)."""
+def schema(
+    which: Annotated[Optional[SchemaFile], typer.Argument(help="game or cards: that file's schema alone (what an editor takes); default both, keyed by file name.")] = None,
+) -> None:
+    """Print the JSON Schema of game.yaml and cards.yaml (for editor completion and validation).
+
+    Example: [bold]deckpress schema cards > cards.schema.json[/bold]
+    """
     from engine.model import CardsFile, Game
 
     doc = {"game.yaml": Game.model_json_schema(by_alias=True), "cards.yaml": CardsFile.model_json_schema(by_alias=True)}
+    if which is not None:
+        doc = doc[f"{which.value}.yaml"]
     out.print(json.dumps(doc, indent=2, ensure_ascii=False), markup=False)
 
 

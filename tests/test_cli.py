@@ -89,3 +89,9 @@ def test_unknown_select_entry_exits_2(mini_dir):
     result = runner.invoke(app, ["check", str(mini_dir), "--ignore", "DQ02"])
     assert result.exit_code == 2 and "no rule matches DQ02" in result.output
     assert runner.invoke(app, ["check", str(mini_dir), "--select", "DQ", "--ignore", "provisional-card"]).exit_code == 0
+
+
+def test_schema_of_one_file_is_plain_json_schema():
+    result = runner.invoke(app, ["schema", "cards"])
+    doc = json.loads(result.output)
+    assert result.exit_code == 0 and doc["title"] == "CardsFile" and "cards" in doc["properties"]
