@@ -67,14 +67,14 @@ UNKNOWN_KEY = declare(
     Passes: ``power: 7``.
     """,
 )
-MISSING_FILE = declare(
+UNREADABLE_FILE = declare(
     "DA005",
-    "missing-data-file",
+    "unreadable-data-file",
     Severity.error,
-    """A game folder lacks game.yaml or cards.yaml, or a file cannot be read.
+    """A game folder lacks game.yaml or cards.yaml, or a data file cannot be read as UTF-8 text.
 
-    Fails: a folder holding only cards.yaml.
-    Passes: a folder holding game.yaml and cards.yaml.
+    Fails: a folder holding only cards.yaml; a cards.yaml saved as a spreadsheet or in Latin-1.
+    Passes: a folder holding game.yaml and cards.yaml, both UTF-8 text.
     """,
 )
 BAD_REMOVE = declare(
@@ -87,6 +87,35 @@ BAD_REMOVE = declare(
     Passes: ``remove: [ember-ranger]`` where the base game has that card.
     """,
 )
+NO_CARDS = declare(
+    "DA007",
+    "no-cards",
+    Severity.error,
+    """A base game's cards.yaml holds no cards (an empty file, or ``cards: []``).
+
+    Every count check would fail at once; this says the one thing that is wrong. An
+    expansion may add no cards of its own (it can only remove or change rules).
+
+    Fails: ``cards: []`` in a game without ``extends:``.
+    Passes: ``cards:`` listing at least one card.
+    """,
+)
+
+#: Plainer words for pydantic's generic messages, by error type; ``{…}`` takes the error's ctx.
+_PLAIN = {
+    **dict.fromkeys(("int_parsing", "int_type", "int_from_float"), "expected a whole number"),
+    **dict.fromkeys(("float_parsing", "float_type"), "expected a number"),
+    **dict.fromkeys(("bool_parsing", "bool_type"), "expected true or false"),
+    **dict.fromkeys(("list_type", "tuple_type", "set_type"), "expected a list"),
+    **dict.fromkeys(("dict_type", "model_type", "model_attributes_type"), "expected a mapping of keys to values"),
+    **dict.fromkeys(("date_parsing", "date_type", "date_from_datetime_parsing", "date_from_datetime_inexact"), "expected a date written YYYY-MM-DD"),
+    **dict.fromkeys(("literal_error", "enum"), "expected {expected}"),
+    "string_type": "expected text",
+    "greater_than_equal": "expected at least {ge}",
+    "less_than_equal": "expected at most {le}",
+    "greater_than": "expected more than {gt}",
+    "less_than": "expected less than {lt}",
+}
 
 _MERGED_LISTS = {"classes": "id", "dice": "id", "keywords": "name"}
 
@@ -114,17 +143,27 @@ def _read(path: Path) -> tuple[object, Source]:
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise DataError(
-                [MISSING_FILE.finding(f"{path.name} is larger than {MAX_FILE_BYTES} bytes", Location(shown), "split the data")],
+                [UNREADABLE_FILE.finding(f"{path.name} is larger than {MAX_FILE_BYTES} bytes", Location(shown), "split the data")],
                 unreadable=True,
             )
         text = path.read_text(encoding="utf-8")
+        if "\x00" in text:
+            raise UnicodeDecodeError("utf-8", b"\x00", text.index("\x00"), text.index("\x00") + 1, "NUL byte")
     except FileNotFoundError:
         raise DataError(
-            [MISSING_FILE.finding(f"{path.name} not found in {path.parent}", Location(shown), f"create {path.name}; see README 'Adding a game'")],
+            [UNREADABLE_FILE.finding(f"{path.name} not found in {display_path(path.parent)}", Location(shown), f"create {path.name}; see README 'Adding a game'")],
             unreadable=True,
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError([MISSING_FILE.finding(f"cannot read {path.name}: {exc}", Location(shown), "check the file's permissions and that it is UTF-8")], unreadable=True) from None
+    except UnicodeDecodeError as exc:
+        finding = UNREADABLE_FILE.finding(
+            f"{path.name} is not UTF-8 text (byte {exc.start} cannot be read; a binary file or another encoding)",
+            Location(shown),
+            f"save {path.name} as plain UTF-8 text (YAML); a spreadsheet or word-processor file cannot be read",
+        )
+        raise DataError([finding], unreadable=True) from None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise DataError([UNREADABLE_FILE.finding(f"cannot read {path.name}: {reason}", Location(shown), "check that it is a file and that you may read it")], unreadable=True) from None
     try:
         return load_yaml(text, shown)
     except YamlProblem as exc:
@@ -151,12 +190,37 @@ def _schema_findings(exc: ValidationError, source: Source, model: type[BaseModel
             guess = difflib.get_close_matches(str(path[-1]), known, n=1)
             hint = f"did you mean '{guess[0]}'?" if guess else f"known keys here: {', '.join(sorted(known))}"
             out.append(UNKNOWN_KEY.finding(f"unknown key '{path[-1]}' (at {field})", loc.with_card(card), hint))
+        elif kind in ("too_short", "missing") and isinstance(path[-1], int):  # a tuple short of items
+            parent = _describe(path[:-1])
+            out.append(INVALID_VALUE.finding(f"{parent}: {err['msg'] if kind == 'too_short' else f'item {path[-1] + 1} is missing'}", loc.with_card(card), "fix the value; `deckpress schema` shows what each field accepts"))
         else:
-            shown = repr(err.get("input"))
-            if len(shown) > 60:
-                shown = shown[:57] + "..."
-            out.append(INVALID_VALUE.finding(f"{field}: {err['msg']} (got {shown})", loc.with_card(card), "fix the value; `deckpress schema` shows what each field accepts"))
+            out.append(INVALID_VALUE.finding(f"{field}: {_plain_message(err)}", loc.with_card(card), "fix the value; `deckpress schema` shows what each field accepts"))
     return out
+
+
+def _plain_message(err: dict) -> str:
+    """A pydantic error's message in plain words, naming the value given once."""
+    msg = str(err["msg"])
+    for prefix in ("Value error, ", "Assertion failed, "):
+        msg = msg.removeprefix(prefix)
+    plain = _PLAIN.get(err["type"])
+    if plain is not None:
+        try:
+            msg = plain.format(**(err.get("ctx") or {}))
+        except (KeyError, IndexError):
+            pass
+    if "got " not in msg:
+        shown = repr(err.get("input"))
+        msg += f" (got {shown if len(shown) <= 60 else shown[:57] + '...'})"
+    return msg
+
+
+def _holds_cards(data: object) -> bool:
+    """False for an empty cards.yaml, ``cards:`` with nothing, or ``cards: []``; True otherwise
+    (anything else malformed is left to the schema's findings)."""
+    if data is None or data == {}:
+        return False
+    return not (isinstance(data, dict) and data.get("cards") in (None, []) and "cards" in data)
 
 
 def _card_at(data: object, path: tuple) -> str | None:
@@ -250,11 +314,16 @@ def _merge_game(base: dict, base_src: Source, ext: dict, ext_src: Source) -> tup
     return data, src
 
 
-def _read_game(folder: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, Source, list[tuple[dict, Source, Path]]]:
+#: One cards.yaml to load: its data, source tree, game folder, and ``no_cards``: True for
+#: a base game's file that holds no cards as written (DA007; an expansion may add none).
+CardFile = tuple[object, Source, Path, bool]
+
+
+def _read_game(folder: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, Source, list[CardFile]]:
     """Read game.yaml, resolving ``extends`` recursively.
 
     Returns the merged game data, its source tree, and the card files to load in
-    order as ``(cards_data, cards_source, folder)`` with removals already applied.
+    order as :data:`CardFile` tuples with removals already applied.
     """
     folder = folder.resolve()
     if folder in seen:
@@ -265,23 +334,27 @@ def _read_game(folder: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, Source,
         raise DataError([INVALID_VALUE.finding("game.yaml must be a mapping of keys to values", game_src.at, "start with 'id:' and 'title:'")], unreadable=False)
     extends = game_data.get("extends")
     if not isinstance(extends, dict) or "game" not in extends:
-        return game_data, game_src, [(cards_data, cards_src, folder)]
+        return game_data, game_src, [(cards_data, cards_src, folder, not _holds_cards(cards_data))]
     base_dir = (folder / str(extends["game"])).resolve()
+    if not (base_dir / GAME_FILE).is_file():
+        # Exit 1, not 2: game.yaml was read; the mistake is one value in it, at a known line
+        # (like any DA003). Exit 2 is for a file that cannot be read at all.
+        raise DataError([_not_a_game_folder(folder, str(extends["game"]), base_dir, game_src)], unreadable=False)
     base_game, base_src, base_cards = _read_game(base_dir, seen + (folder,))
     remove = extends.get("remove") or []
     remove_src = game_src.child("extends").child("remove") if game_src.child("extends") and game_src.child("extends").child("remove") else None
     pending = set(remove) if isinstance(remove, list) else set()
-    kept: list[tuple[dict, Source, Path]] = []
-    for data, src, where in base_cards:
+    kept: list[CardFile] = []
+    for data, src, where, empty in base_cards:
         if isinstance(data, dict) and isinstance(data.get("cards"), list):
             rows = [(c, src.child("cards").child(i)) for i, c in enumerate(data["cards"])]
             keep = [(c, s) for c, s in rows if not (isinstance(c, dict) and c.get("id") in pending)]
             pending -= {c.get("id") for c, _ in rows if isinstance(c, dict)}
             new_src = Source(src.at, dict(src.keys), dict(src.items))
             new_src.items["cards"] = Source(src.child("cards").at, {}, {i: s for i, (_, s) in enumerate(keep)})
-            kept.append(({**data, "cards": [c for c, _ in keep]}, new_src, where))
+            kept.append(({**data, "cards": [c for c, _ in keep]}, new_src, where, empty))
         else:
-            kept.append((data, src, where))
+            kept.append((data, src, where, empty))
     if pending:
         findings = []
         for i, card_id in enumerate(remove):
@@ -290,7 +363,27 @@ def _read_game(folder: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, Source,
                 findings.append(BAD_REMOVE.finding(f"removes '{card_id}', which the base game {base_dir.name} does not have", at, "check the card id in the base game's cards.yaml"))
         raise DataError(findings, unreadable=False)
     merged, merged_src = _merge_game(base_game, base_src, game_data, game_src)
-    return merged, merged_src, kept + [(cards_data, cards_src, folder)]
+    return merged, merged_src, kept + [(cards_data, cards_src, folder, False)]
+
+
+def _not_a_game_folder(folder: Path, value: str, base_dir: Path, game_src: Source) -> Finding:
+    """DA003 at the ``extends.game`` value that names no game folder, with the folders beside it."""
+    ext_src = game_src.child("extends")
+    value_src = ext_src.child("game") if ext_src is not None else None
+    parent = base_dir.parent
+    games = sorted(p.name for p in parent.iterdir() if p != folder and (p / GAME_FILE).is_file()) if parent.is_dir() else []
+    guess = difflib.get_close_matches(base_dir.name, games, n=1)
+    if guess:
+        hint = f"did you mean '{(Path(value).parent / guess[0]).as_posix()}'? (game folders there: {', '.join(games)})"
+    elif games:
+        hint = f"game folders there: {', '.join(games)}"
+    else:
+        hint = "extends.game is the base game's folder, relative to this game's folder, e.g. ../apprentice"
+    return INVALID_VALUE.finding(
+        f"extends.game {value!r} is not a game folder (no {GAME_FILE} in {display_path(base_dir)})",
+        value_src.at if value_src is not None else game_src.at,
+        hint,
+    )
 
 
 def load_game(folder: str | Path) -> Deck:
@@ -301,7 +394,7 @@ def load_game(folder: str | Path) -> Deck:
     """
     folder = Path(folder)
     if not folder.is_dir():
-        raise DataError([MISSING_FILE.finding(f"{folder} is not a game folder", Location(str(folder)), "give a folder holding game.yaml and cards.yaml, e.g. carddata/apprentice")], unreadable=True)
+        raise DataError([UNREADABLE_FILE.finding(f"{folder} is not a game folder", Location(str(folder)), "give a folder holding game.yaml and cards.yaml, e.g. carddata/apprentice")], unreadable=True)
     game_data, game_src, card_files = _read_game(folder)
     findings: list[Finding] = []
     game: Game | None = None
@@ -311,7 +404,11 @@ def load_game(folder: str | Path) -> Deck:
     except ValidationError as exc:
         findings += _schema_findings(exc, game_src, Game, game_data)
     cards: list[Card] = []
-    for data, src, _where in card_files:
+    for data, src, _folder, no_cards in card_files:
+        if no_cards:
+            at = src.keys.get("cards", src.at) if isinstance(data, dict) else src.at
+            findings.append(NO_CARDS.finding(f"{CARDS_FILE} holds no cards", at, "list the game's cards under 'cards:'; see README 'Adding a game'"))
+            continue
         if data is None:
             data = {"cards": []}
         try:

@@ -28,6 +28,17 @@ _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
+def slug(value: str, example: str) -> str:
+    """``value`` when it is a lowercase slug (``^[a-z0-9]+(-[a-z0-9]+)*$``), else ValueError.
+
+    Ids become file and URL names (``output/<game id>/``, ``cards/<card id>.html``), so
+    a slug keeps them inside their folder: ``../victim`` is refused.
+    """
+    if not _SLUG.match(value):
+        raise ValueError(f"expected a lowercase slug such as {example!r}, got {value!r}")
+    return value
+
+
 def _to_text(value: object) -> object:
     """YAML reads ``power: 7`` as an int; power values are kept as text ("7", "?", "x2")."""
     if isinstance(value, bool):
@@ -109,9 +120,7 @@ class CardClass(Located):
     @field_validator("id")
     @classmethod
     def _slug(cls, value: str) -> str:
-        if not _SLUG.match(value):
-            raise ValueError(f"expected a lowercase slug such as 'ember', got {value!r}")
-        return value
+        return slug(value, "ember")
 
 
 class DieShape(str, Enum):
@@ -140,6 +149,11 @@ class Die(Located):
     encoding: Literal["letters", "ueb-numbers"]
     braille_position: Literal["below", "left"] = "below"
     key: str | None = None
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        return slug(value, "d12")
 
 
 class Keyword(Located):
@@ -328,6 +342,11 @@ class Game(Located):
     date: datetime.date | None = None
     extends: Extends | None = None
 
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        return slug(value, "apprentice")
+
     def class_by_id(self, class_id: str) -> CardClass | None:
         """The class with this id, or None."""
         return next((c for c in self.classes if c.id == class_id), None)
@@ -386,9 +405,7 @@ class Card(Located):
     @field_validator("id")
     @classmethod
     def _slug(cls, value: str) -> str:
-        if not _SLUG.match(value):
-            raise ValueError(f"expected a lowercase slug such as 'forest-apprentice', got {value!r}")
-        return value
+        return slug(value, "forest-apprentice")
 
 
 class CardsFile(Located):

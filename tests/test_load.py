@@ -155,3 +155,101 @@ def test_large_plain_document_is_not_an_alias_bomb():
 
     data, _ = load_yaml("[" + "1, " * 30_000 + "1]", "big.yaml")  # 30,001 values, no alias (more than 1 % of the allowance)
     assert len(data) == 30_001
+
+
+def test_extends_naming_no_game_folder(game_copy, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    game_copy("mini")
+    plus = game_copy("mini-plus")
+    (tmp_path / "notes").mkdir()  # a folder without game.yaml is not offered
+    (plus / "game.yaml").write_text((plus / "game.yaml").read_text().replace("game: ../mini\n", "game: ../mimi\n"))
+    with pytest.raises(DataError) as info:
+        load_game(plus)
+    assert not info.value.unreadable  # a wrong value in a readable game.yaml: exit 1
+    (f,) = info.value.findings
+    assert (f.code, f.name) == ("DA003", "invalid-value")
+    assert f.message == "extends.game '../mimi' is not a game folder (no game.yaml in mimi)"
+    assert (f.location.file, f.location.line, f.location.column) == ("mini-plus/game.yaml", 5, 9)
+    assert f.hint == "did you mean '../mini'? (game folders there: mini)"
+
+
+def _broken_game(game_copy, game_edits=(), card_edits=()):
+    game = game_copy("mini")
+    for path, edits in ((game / "game.yaml", game_edits), (game / "cards.yaml", card_edits)):
+        text = path.read_text()
+        for old, new in edits:
+            assert old in text
+            text = text.replace(old, new, 1)
+        path.write_text(text)
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    return {(f.location.line, f.location.column): (f.code, f.message) for f in info.value.findings}
+
+
+def test_schema_messages_are_plain_and_name_the_value_once(game_copy):
+    found = _broken_game(
+        game_copy,
+        game_edits=[("width: 3in", "width: 3 inches"), ("archive: {base_url", "archive: 3\nold_archive: {base_url"), ("min: 2, max: 2", "min: 0, max: 2")],
+        card_edits=[("copies: 2", "copies: two"), ("power: 5", "power: 5.5")],
+    )
+    assert found == {
+        (4, 8): ("DA003", "card.width: expected a length with a unit (pt, in, mm, cm) such as '3in', got '3 inches'"),
+        (5, 11): ("DA003", "players.min: expected at least 1 (got 0)"),
+        (30, 1): ("DA003", "archive: expected a mapping of keys to values (got 3)"),
+        (31, 1): ("DA004", "unknown key 'old_archive' (at old_archive)"),
+        (8, 5): ("DA003", "cards.0.copies: expected a whole number (got 'two')"),
+        (15, 5): ("DA003", "cards.1.power: expected text (got 5.5)"),
+    }
+
+
+def test_ids_must_be_slugs(game_copy):
+    # A game id names the output folder: "../victim" would write outside it.
+    found = _broken_game(game_copy, game_edits=[("id: mini", 'id: "../victim"'), ("{id: d12,", "{id: D12,"), ("- id: ember", "- id: Ember Class")])
+    assert found == {
+        (2, 1): ("DA003", "id: expected a lowercase slug such as 'apprentice', got '../victim'"),
+        (7, 6): ("DA003", "dice.0.id: expected a lowercase slug such as 'd12', got 'D12'"),
+        (9, 5): ("DA003", "classes.0.id: expected a lowercase slug such as 'ember', got 'Ember Class'"),
+    }
+
+
+def test_binary_and_missing_files_are_unreadable(game_copy, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    game = game_copy("mini")
+    (game / "cards.yaml").write_bytes(b"PK\x03\x04\x14\x00\x06\x00\xc8\xf1 spreadsheet")  # a zip (.xlsx) saved as cards.yaml; \xc8 at byte 8 is no UTF-8
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    assert info.value.unreadable and (f.code, f.name) == ("DA005", "unreadable-data-file")
+    assert f.message == "cards.yaml is not UTF-8 text (byte 8 cannot be read; a binary file or another encoding)"
+    assert f.location.file == "mini/cards.yaml"
+    (game / "cards.yaml").write_text("cards:\x00\n")  # valid UTF-8 but a NUL byte: binary
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    assert info.value.findings[0].message == "cards.yaml is not UTF-8 text (byte 6 cannot be read; a binary file or another encoding)"
+    (game / "cards.yaml").unlink()
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    assert info.value.unreadable and f.message == "cards.yaml not found in mini" and f.location.file == "mini/cards.yaml"
+
+
+@pytest.mark.parametrize(("text", "line"), [("", 1), ("# nothing yet\n", 1), ("cards: []\n", 1), ("# the cards\n\ncards:\n", 3)])
+def test_base_game_without_cards(game_copy, monkeypatch, tmp_path, text, line):
+    monkeypatch.chdir(tmp_path)
+    game = game_copy("mini")
+    (game / "cards.yaml").write_text(text)
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings  # one finding, not a dozen count errors
+    assert not info.value.unreadable
+    assert (f.code, f.name, f.severity.value) == ("DA007", "no-cards", "error")
+    assert f.message == "cards.yaml holds no cards"
+    assert (f.location.file, f.location.line, f.location.column) == ("mini/cards.yaml", line, 1)
+
+
+def test_expansion_may_add_no_cards(game_copy):
+    game_copy("mini")
+    plus = game_copy("mini-plus")
+    (plus / "cards.yaml").write_text("cards: []\n")
+    deck = load_game(plus)
+    assert [c.id for c in deck.cards] == ["ember-apprentice", "forest-apprentice", "fireball"]  # the base's, minus ember-ranger
