@@ -10,8 +10,9 @@ A case (which may name its own ``base``) patches that game and states exactly wh
 - ``encoder:`` power value → braille cells, a data-backed fake of the braille stage's encoder;
 - ``expect:`` the findings, in order of (file, line); each item may give ``message`` (a
   substring), ``at`` (the data field the finding must point at, e.g.
-  ``game.composition.classes.ember.cards`` or ``card.ember-ranger.copies``) and ``line``
-  (a rulebook line). An empty list is a passing case.
+  ``game.composition.classes.ember.cards`` or ``card.ember-ranger.copies``), ``line``
+  (a rulebook line), ``card`` (the card id the finding names) and ``hint`` (the whole hint).
+  An empty list is a passing case.
 
 Only the rule's own code is selected, so a case tests one rule.
 """
@@ -131,6 +132,8 @@ def test_rule_case(tmp_path, doc, case):
             assert finding.location.file.endswith(rulebook.path) and finding.location.line == want["line"], shown
         if "card" in want:
             assert finding.location.card == want["card"], shown
+        if "hint" in want:  # the whole hint
+            assert finding.hint == want["hint"], shown
 
 
 def test_every_deck_rule_has_a_case_file():

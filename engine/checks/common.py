@@ -29,6 +29,12 @@ class Referent:
         return sum(c.copies for c in self.cards)
 
 
+def plural(n: int, singular: str, plural_form: str | None = None) -> str:
+    """A count with its noun in the right number: ``plural(1, "copy", "copies")`` → ``"1 copy"``,
+    ``plural(2, "card")`` → ``"2 cards"`` (default plural: singular + "s")."""
+    return f"{n} {singular if n == 1 else (plural_form or singular + 's')}"
+
+
 def words(text: str) -> list[str]:
     """Lower-case words with a plural "s" dropped: ``"Power Crystals"`` → ``["power", "crystal"]``."""
     out = []

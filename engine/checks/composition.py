@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterator
 
+from engine.checks.common import plural
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
@@ -26,7 +27,7 @@ def class_card_count_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         if facts.cards is not None and deck.game.class_by_id(class_id) is not None:
             have = deck.copies_of(class_id)
             if have != facts.cards:
-                yield Problem(f"class '{class_id}' has {have} printed cards but the game states {facts.cards}", facts.where("cards"), "add or remove cards (or copies), or correct composition.classes")
+                yield Problem(f"class '{class_id}' has {plural(have, 'printed card')} but the game states {facts.cards}", facts.where("cards"), "add or remove cards (or copies), or correct composition.classes")
 
 
 @rule("CP002", "class-unique-count-mismatch", Severity.error)
@@ -40,7 +41,7 @@ def class_unique_count_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         if facts.unique is not None and deck.game.class_by_id(class_id) is not None:
             have = len(deck.cards_of(class_id))
             if have != facts.unique:
-                yield Problem(f"class '{class_id}' has {have} unique cards but the game states {facts.unique}", facts.where("unique"), "add or remove unique cards, or correct composition.classes")
+                yield Problem(f"class '{class_id}' has {plural(have, 'unique card')} but the game states {facts.unique}", facts.where("unique"), "add or remove unique cards, or correct composition.classes")
 
 
 @rule("CP003", "card-copies-mismatch", Severity.error)
@@ -55,7 +56,7 @@ def card_copies_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
             continue
         for card in deck.cards_of(class_id):
             if card.copies != facts.copies:
-                yield Problem(f"'{card.id}' has {card.copies} copies but class '{class_id}' states {facts.copies} per card", card.where("copies"), f"set copies: {facts.copies}, or correct composition.classes")
+                yield Problem(f"'{card.id}' has {plural(card.copies, 'copy', 'copies')} but class '{class_id}' states {facts.copies} per card", card.where("copies"), f"set copies: {facts.copies}, or correct composition.classes")
 
 
 @rule("CP004", "total-card-count-mismatch", Severity.error)
@@ -67,7 +68,7 @@ def total_card_count_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     """
     total = deck.game.composition.total
     if total is not None and deck.total_copies != total:
-        yield Problem(f"the game has {deck.total_copies} printed cards but states a total of {total}", deck.game.composition.where("total"), "add or remove cards, or correct composition.total")
+        yield Problem(f"the game has {plural(deck.total_copies, 'printed card')} but states a total of {total}", deck.game.composition.where("total"), "add or remove cards, or correct composition.total")
 
 
 @rule("CP005", "deal-mismatch", Severity.error)
@@ -88,7 +89,7 @@ def deal_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         if not players.min <= count <= players.max:
             yield Problem(f"a deal is given for {count} players but the game is for {players.min}-{players.max}", where, "remove the deal or correct players:")
         elif count * each > main:
-            yield Problem(f"{count} players x {each} cards needs {count * each} cards but the main deck has {main}", where, "correct the deal or the cards")
+            yield Problem(f"{count} players x {plural(each, 'card')} needs {plural(count * each, 'card')} but the main deck has {main}", where, "correct the deal or the cards")
 
 
 @rule("CP006", "deck-size-mismatch", Severity.error)
@@ -109,7 +110,7 @@ def deck_size_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
                 yield Problem(f"deck '{deck_id}' lists class '{class_id}' but that class has deck: {cls.deck}", cls.where("deck") if cls.where("deck").line else cls.where(), f"set deck: {deck_id} on the class")
         have = sum(deck.copies_of(c) for c in facts.classes)
         if have != facts.cards:
-            yield Problem(f"deck '{deck_id}' has {have} printed cards but states {facts.cards}", facts.where("cards"), "add or remove cards, or correct composition.decks")
+            yield Problem(f"deck '{deck_id}' has {plural(have, 'printed card')} but states {facts.cards}", facts.where("cards"), "add or remove cards, or correct composition.decks")
 
 
 @rule("CP007", "duplicate-card-id", Severity.error)

@@ -2,12 +2,33 @@
 
 from __future__ import annotations
 
-import difflib
+import re
 from typing import Iterator
 
 from engine.findings import Severity
-from engine.model import Deck
+from engine.model import Deck, PowerScheme
 from engine.registry import Problem, rule
+
+#: Characters typed in place of the scheme's own: minus sign, multiplication sign, full-width "?".
+_LOOKALIKES = str.maketrans({"\u2212": "-", "\u2013": "-", "\u00d7": "x", "\uff1f": "?", "\u00bf": "?"})
+
+
+def _slip_key(value: str) -> str:
+    """A power value with case, spaces, look-alike characters and repeated "?" folded away."""
+    return re.sub(r"\?+", "?", "".join(value.translate(_LOOKALIKES).split()).casefold())
+
+
+def near_miss(value: str, allowed: list[str]) -> str | None:
+    """The allowed value ``value`` differs from only by case, spacing or a look-alike character
+    ("X2" for "x2", "− 5" for "-5", "??" for "?"), else None. A different number is no slip."""
+    key = _slip_key(value)
+    return next((a for a in allowed if _slip_key(a) == key), None)
+
+
+def allowed_text(scheme: PowerScheme) -> str:
+    """The scheme's allowed values for a message, the number range compacted: ``"1-11, ?"``."""
+    parts = [f"{scheme.numbers['min']}-{scheme.numbers['max']}"] if scheme.numbers else []
+    return ", ".join(parts + list(scheme.symbols) + list(scheme.modifiers)) or "none"
 
 
 @rule("PW001", "power-not-allowed", Severity.error)
@@ -27,8 +48,8 @@ def power_not_allowed(deck: Deck, ctx) -> Iterator[Problem]:
         if card.kind in scheme.text_power_kinds:
             yield Problem(f"'{card.id}' is a {card.kind}, whose power is its rules text, but has power {card.power!r}", card.where("power"), "remove power: and write the effect in rules:")
         elif card.power not in allowed:
-            near = difflib.get_close_matches(card.power.replace("\u2212", "-"), allowed, n=1, cutoff=0.6)
-            hint = f"did you mean {near[0]!r}?" if near else f"allowed: {', '.join(allowed)}"
+            near = near_miss(card.power, allowed)
+            hint = f"did you mean {near!r}? (allowed: {allowed_text(scheme)})" if near else f"allowed: {allowed_text(scheme)}"
             yield Problem(f"'{card.id}' has power {card.power!r}, which the game's power scheme does not allow", card.where("power"), hint, (scheme.where(),))
 
 

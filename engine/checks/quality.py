@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterator
 from urllib.parse import urlparse
 
+from engine.checks.common import plural
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
@@ -29,8 +30,9 @@ def provisional_card(deck: Deck, ctx) -> Iterator[Problem]:
     Passes: ``provenance: rulebook``.
     """
     mine = deck.provisional()
+    share = f"{len(mine)} of the game's {plural(len(deck.cards), 'unique card')} {'is' if len(mine) == 1 else 'are'} provisional"
     for card in mine:
-        yield Problem(f"'{card.name}' is provisional (not named by the rulebook); {len(mine)} of {len(deck.cards)} unique cards are", card.where("provenance"), "confirm the card with the designer, then set provenance: rulebook")
+        yield Problem(f"'{card.name}' is provisional (not named by the rulebook); {share}", card.where("provenance"), "confirm the card with the designer, then set provenance: rulebook")
 
 
 def placeholder_host(url: str) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from engine.checks.claims import Claim, class_lists, component_lists, count_claims, deal_claims, player_claims
-from engine.checks.common import Referent, at, class_referent, game_referent, quote, referents_in, rulebook_of, words
+from engine.checks.common import Referent, at, class_referent, game_referent, plural, quote, referents_in, rulebook_of, words
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
@@ -52,7 +52,12 @@ def _describe(kind: str, ref: Referent) -> str:
     return f"{ref.label} {value}"
 
 
-_NOUN = {"cards": "cards", "unique": "unique cards", "copies": "copies of each card"}
+_NOUN = {"cards": ("card", "cards"), "unique": ("unique card", "unique cards"), "copies": ("copy of each card", "copies of each card")}
+
+
+def _stated(c: Claim) -> str:
+    """The claim's number and noun: "1 copy of each card", "14 unique cards"."""
+    return plural(c.number, *_NOUN[c.kind])
 
 
 def _count_problem(rb: Rulebook, deck: Deck, c: Claim) -> Problem | None:
@@ -63,7 +68,7 @@ def _count_problem(rb: Rulebook, deck: Deck, c: Claim) -> Problem | None:
             return None
         have = ", ".join(_describe(c.kind, r) for r in wrong)
         return Problem(
-            f"the rulebook states {c.number} {_NOUN[c.kind]} per class ({quote(c.text)}) but the data has {have}",
+            f"the rulebook states {_stated(c)} per class ({quote(c.text)}) but the data has {have}",
             at(rb, c.line, c.column),
             "correct the rulebook or the card data (copies, cards per class) so they agree before printing",
             tuple(r.location for r in wrong),
@@ -79,7 +84,7 @@ def _count_problem(rb: Rulebook, deck: Deck, c: Claim) -> Problem | None:
         return None
     ref = candidates[0]
     return Problem(
-        f"the rulebook states {c.number} {_NOUN[c.kind]} ({quote(c.text)}) but the data has {_describe(c.kind, ref)}",
+        f"the rulebook states {_stated(c)} ({quote(c.text)}) but the data has {_describe(c.kind, ref)}",
         at(rb, c.line, c.column),
         "correct the rulebook or the card data so they agree before printing",
         (ref.location,),
@@ -118,7 +123,7 @@ def rulebook_count_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     for cl in class_lists(rb):
         if cl.stated is not None and cl.stated != len(cl.names):
             yield Problem(
-                f"the rulebook states {cl.stated} classes but lists {len(cl.names)}: {', '.join(n for n, _, _ in cl.names)}",
+                f"the rulebook states {plural(cl.stated, 'class', 'classes')} but lists {len(cl.names)}: {', '.join(n for n, _, _ in cl.names)}",
                 at(rb, cl.line),
                 "list every class, or correct the number",
                 (deck.game.where("classes"),),
@@ -127,7 +132,7 @@ def rulebook_count_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     for lst in component_lists(rb):
         if sum(n for _, n, _ in lst.items) == lst.total and lst.total != total:
             yield Problem(
-                f"the rulebook's component list states {lst.total} cards but the data has {total}",
+                f"the rulebook's component list states {plural(lst.total, 'card')} but the data has {total}",
                 at(rb, lst.line),
                 "correct the component list or the card data",
                 (game_referent(deck).location,),
@@ -153,7 +158,7 @@ def component_list_sum_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         if added != lst.total:
             parts = " + ".join(str(n) for _, n, _ in lst.items)
             yield Problem(
-                f"the component list states {lst.total} cards but its items add up to {added} ({parts}, lines "
+                f"the component list states {plural(lst.total, 'card')} but its items add up to {added} ({parts}, lines "
                 f"{lst.items[0][0].number}-{lst.items[-1][0].number}); the data has {deck.total_copies}",
                 at(rb, lst.line),
                 "correct the stated total or the item that is wrong",
@@ -183,12 +188,12 @@ def rulebook_deal_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
             if have == c.number:
                 continue
             data = f"{have} each" if have is not None else "no deal"
-            message = f"the rulebook deals {c.number} cards to each of {c.players} players ({quote(c.text)}) but the data has {data} for {c.players} players"
+            message = f"the rulebook deals {plural(c.number, 'card')} to each of {c.players} players ({quote(c.text)}) but the data has {data} for {c.players} players"
         elif not deals or c.number in deals.values():
             continue
         else:
             stated = ", ".join(f"{p} players: {n}" for p, n in sorted(deals.items()))
-            message = f"the rulebook deals {c.number} cards to each player ({quote(c.text)}) but no deal in the data has {c.number} ({stated})"
+            message = f"the rulebook deals {plural(c.number, 'card')} to each player ({quote(c.text)}) but no deal in the data has {c.number} ({stated})"
         yield Problem(message, at(rb, c.line, c.column), "correct composition.deals in game.yaml or the rulebook", (where,))
 
 
