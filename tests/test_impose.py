@@ -382,3 +382,50 @@ def test_slug_text_is_on_every_sheet_in_the_registration_colour(pdfs, tmp_path):
             fills = [str(o[0]) for o, op in ops if op == b"cs"]
             spaces = page["/Resources"]["/ColorSpace"]
             assert fills and all(spaces[f].get_object()[1] == "/All" for f in fills)
+
+
+def test_font_subsets_on_a_sheet_have_unique_tags_by_content(mini_dir, tmp_path):
+    """The card fronts and the slug each embed a subset of Atkinson Hyperlegible Regular, both first
+    subsets (reportlab: AAAAAA+); on the sheet they must differ in name as they differ in glyphs."""
+    import hashlib
+
+    import pikepdf
+
+    from engine.load import load_game
+    from pipeline.render.deck_pdf import render_fronts
+    from pipeline.render.pdfx import subset_tag
+
+    deck = load_game(mini_dir)
+    fronts = render_fronts(deck, tmp_path / "print" / "fronts.pdf")
+    copies = deck_copies(deck, fronts.pages, [])
+    res = impose(fronts.path, None, None, "letter", copies, tmp_path / "a", "mini")
+    first = res.fronts.read_bytes()
+    with pikepdf.open(res.fronts) as pdf:
+        fonts = {}
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font":
+                program = obj.FontDescriptor.FontFile2.read_bytes()
+                fonts.setdefault(str(obj.BaseFont), set()).add(hashlib.sha256(program).hexdigest())
+                assert str(obj.FontDescriptor.FontName) == str(obj.BaseFont)
+                assert str(obj.BaseFont)[1:7] == subset_tag(program)
+        regular = [name for name in fonts if name.endswith("+AtkinsonHyperlegible-Regular")]
+        assert len(regular) == 2  # the cards' subset and the slug's
+        assert not any(name.startswith("/AAAAAA+") for name in fonts)
+        # one name per content, and different contents under different names
+        assert all(len(contents) == 1 for contents in fonts.values())
+        assert len({c for contents in fonts.values() for c in contents}) == len(fonts)
+    # the fronts PDF itself carries the same tag for the same subset as the sheet
+    with pikepdf.open(fronts.path) as pdf:
+        card_fonts = {str(o.BaseFont) for o in pdf.objects if isinstance(o, pikepdf.Dictionary) and o.get("/Type") == "/Font"}
+    assert card_fonts <= set(fonts)
+    again = impose(fronts.path, None, None, "letter", copies, tmp_path / "b", "mini")
+    assert again.fronts.read_bytes() == first
+
+
+def test_subset_tag_is_six_capitals_from_the_font_program():
+    from pipeline.render.pdfx import subset_tag
+
+    # sha256(b"abc") starts ba7816bf8f01cfea = 13436514500253700074; its base-26 digits, least
+    # significant first, are 24 9 4 7 22 1 → Y J E H W B (checked once by hand with divmod)
+    assert subset_tag(b"abc") == "YJEHWB"
+    assert subset_tag(b"abc") != subset_tag(b"abd")

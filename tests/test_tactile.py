@@ -230,3 +230,74 @@ def test_dots_outside_the_safe_area_are_reported(mini_dir):
     # 10 full cells starting 20 mm in: the last dot column ends at 20 + 9·6.2 + 2.34 + 1.44 = 79.58 mm > 76.2 − 3.175
     [f] = clearance_findings({"a": block(["⠿" * 10], origin=(20.0, 60.0))}, layout)
     assert f.code == "UV002" and "outside the safe area" in f.message
+
+
+@pytest.mark.parametrize("spot", ["RDG_GLOSS", "Spot 1", "Varnish", "PANTONE 871 C", "White-2.v"])
+def test_shop_spot_names_are_written_as_one_pdf_name_and_read_back_exactly(spot, tmp_path):
+    import pikepdf
+
+    path = render_braille_layer({"a": block(["⠁"], card_id="a")}, ["a"], tmp_path / "b.pdf", spot_name=spot)
+    with pikepdf.open(path) as pdf:
+        [(key, space)] = dict(pdf.pages[0].Resources.ColorSpace).items()
+        assert len(space) == 4 and space[0] == "/Separation" and str(space[1]) == f"/{spot}"
+        # a space is escaped as #20 in the file (ISO 32000-1 §7.3.5)
+        assert bytes(space[1].unparse()) == b"/" + spot.replace(" ", "#20").encode()
+
+
+@pytest.mark.parametrize("bad, why", [
+    ("A/B(x)", "it contains '(' ')' '/'"),
+    ("Spot#1", "it contains '#'"),
+    ("Gloss%", "it contains '%'"),
+    (" Spot 1", "it starts or ends with a space"),
+    ("Spot\t1", "it contains '\\t'"),
+    ("S" * 128, "it is 128 characters long"),
+    ("", "it is empty"),
+])
+def test_spot_names_a_rip_would_show_badly_are_refused_listing_what_is_allowed(bad, why, tmp_path):
+    with pytest.raises(TactileError) as exc:
+        render_braille_layer({"a": block(["⠁"])}, ["a"], tmp_path / "b.pdf", spot_name=bad)
+    assert str(exc.value) == (
+        f"spot colour name {bad!r} is not usable: {why}; a spot colour name may hold letters A-Z a-z, digits 0-9, "
+        "space, '_', '-' and '.' (1-127 characters), e.g. 'Braille', 'RDG_GLOSS' or 'Spot 1'")
+    assert not (tmp_path / "b.pdf").exists()
+
+
+def test_check_pdfx_catches_a_separation_broken_by_an_unescaped_slash(tmp_path):
+    """reportlab escapes ( ) but not / in a name: the colorant A/B(x) is written `/A/B#28x#29`, two names."""
+    import io
+
+    import pikepdf
+    from reportlab.lib.colors import CMYKColorSep
+
+    from pipeline.render.fonts import face
+    from pipeline.render.pdfx import PdfxError, check_pdfx, finish
+
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(234, 378), invariant=1, pageCompression=0, initialFontName=face("regular").name)
+    c.setBleedBox((0, 0, 234, 378))
+    c.setTrimBox((9, 9, 225, 369))
+    c.setFillColor(CMYKColorSep(0, 1, 0, 0, spotName="A/B(x)"))  # bypasses check_spot_name on purpose
+    c.rect(9, 9, 10, 10, stroke=0, fill=1)
+    c.showPage()
+    c.save()
+    assert b"[ /Separation /A/B#28x#29 /DeviceCMYK" in buf.getvalue()
+    problems = check_pdfx(pikepdf.open(io.BytesIO(buf.getvalue())))
+    assert "page 1: colour space operator cs with 2 operands (/A /B#28x#29), expected one name" in problems
+    assert any(p.startswith("page 1: colour space /QPDFFake1 is malformed: a Separation has 4 entries, this one 5 "
+                            "([ /Separation /A /B#28x#29 /DeviceCMYK ") for p in problems)
+    assert "page 1: colour space /A is malformed: /B(x) is not a colour space family" in problems
+    with pytest.raises(PdfxError, match="Separation has 4 entries"):
+        finish(buf.getvalue(), tmp_path / "x.pdf", "broken", ["a"])
+    assert not (tmp_path / "x.pdf").exists()
+    # the same page with a good name passes
+    good = render_braille_layer({"a": block(["⠁"])}, ["a"], tmp_path / "b.pdf", spot_name="Spot 1")
+    assert check_pdfx(pikepdf.open(good)) == []
+
+
+def test_merged_fronts_and_braille_is_pdf_1_4_like_the_print_pdfs(tmp_path):
+    fronts = _fronts(tmp_path / "fronts.pdf", 1)
+    braille = render_braille_layer({"a": block(["⠁"])}, ["a"], tmp_path / "braille.pdf")
+    merged = merge_spot_plate(fronts, braille, tmp_path / "fronts+braille.pdf")
+    assert merged.read_bytes()[:9] == b"%PDF-1.4\n"
+    assert braille.read_bytes()[:9] == b"%PDF-1.4\n"
+    assert PdfReader(merged).pdf_header == "%PDF-1.4"

@@ -13,16 +13,24 @@ intent. :func:`finish` adds what PDF/X-1a:2003 asks of the document and saves it
   ``/ModDate`` (reportlab's, fixed in invariant mode);
 - a trailer ``/ID`` (derived from the content, so two builds stay byte-identical);
 - ``/PageLabels`` and an outline giving every page its card (or class) id;
-- PDF version 1.4 with no object streams (X-1a:2003 is based on PDF 1.4).
+- PDF version 1.4 with no object streams (X-1a:2003 is based on PDF 1.4);
+- unique font subset tags: reportlab names the first subset of every face ``AAAAAA+…``,
+  so two PDFs merged into one (card pages and sheet marks on an imposed sheet) would hold
+  two *different* subsets under one BaseFont name, a known cause of preflight warnings
+  and RIP glyph mix-ups. :func:`retag_subsets` renames each subset's tag (ISO 32000-1
+  §9.6.4: six upper-case letters and ``+``) to six letters derived from a SHA-256 of
+  its embedded font program: different subsets get different names, equal subsets the
+  same name, and the same input the same bytes.
 
 It also checks what it claims: :func:`check_pdfx` lists every departure it can see (RGB
 colour, an unembedded font, a missing box, a missing key) and :func:`finish` refuses to
-save a file with departures (:class:`PdfxError`). A certified preflight (Acrobat,
+save a file with departures (:class:`PdfxError`), a malformed Separation colour space among them. A certified preflight (Acrobat,
 callas pdfToolbox) is the final word; this is the list of ISO 15930-4 points deckpress checks itself.
 """
 
 from __future__ import annotations
 
+import hashlib
 import io
 import re
 from dataclasses import dataclass
@@ -93,6 +101,7 @@ def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], sub
     with pdf.open_outline() as outline:
         outline.root.clear()
         outline.root.extend(pikepdf.OutlineItem(label, index) for index, label in enumerate(labels))
+    retag_subsets(pdf)
     problems = check_pdfx(pdf)
     if problems:
         raise PdfxError("not PDF/X-1a:2003: " + "; ".join(problems))
@@ -107,6 +116,68 @@ def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], sub
     return Path(path)
 
 
+_SUBSET_TAG = re.compile(r"^/[A-Z]{6}\+")
+_FONT_FILES = ("/FontFile", "/FontFile2", "/FontFile3")
+
+
+def subset_tag(font_program: bytes) -> str:
+    """Six upper-case letters derived from the SHA-256 of a font program (its decoded bytes)."""
+    n = int.from_bytes(hashlib.sha256(font_program).digest()[:8], "big")
+    letters = []
+    for _ in range(6):
+        n, k = divmod(n, 26)
+        letters.append(chr(ord("A") + k))
+    return "".join(letters)
+
+
+def _font_program(font) -> bytes | None:
+    """The decoded embedded font program of a simple font or of a Type0 font's descendant, else None."""
+    if font.get("/Subtype") == Name.Type0:
+        descendants = font.get("/DescendantFonts") or []
+        return _font_program(descendants[0]) if len(descendants) else None
+    descriptor = font.get("/FontDescriptor")
+    for key in _FONT_FILES:
+        if descriptor is not None and key in descriptor:
+            return descriptor[key].read_bytes()
+    return None
+
+
+def retag_subsets(pdf: pikepdf.Pdf) -> int:
+    """Give every subset font of ``pdf`` a tag derived from its font program; returns the fonts renamed.
+
+    A font whose ``/BaseFont`` starts with a subset tag (``ABCDEF+``, ISO 32000-1 §9.6.4)
+    and that embeds its program gets the tag :func:`subset_tag` of that program, in its
+    ``/BaseFont``, its descriptor's ``/FontName`` and the CMap name in its ``/ToUnicode``
+    stream (reportlab writes the font name there). Fonts without an embedded program keep
+    their names.
+    """
+    renamed = 0
+    for obj in pdf.objects:
+        if not isinstance(obj, Dictionary) or obj.get("/Type") != Name.Font:
+            continue
+        base = obj.get("/BaseFont")
+        if not isinstance(base, Name) or not _SUBSET_TAG.match(str(base)):
+            continue
+        program = _font_program(obj)
+        if program is None:
+            continue
+        old = str(base)
+        new = "/" + subset_tag(program) + old[7:]
+        if new == old:
+            continue
+        obj.BaseFont = Name(new)
+        descriptor = obj.get("/FontDescriptor")
+        if descriptor is not None and str(descriptor.get("/FontName", "")) == old:
+            descriptor.FontName = Name(new)
+        cmap = obj.get("/ToUnicode")
+        if isinstance(cmap, pikepdf.Stream):
+            data = cmap.read_bytes()
+            if old[1:].encode() in data:
+                cmap.write(data.replace(old[1:].encode(), new[1:].encode()))
+        renamed += 1
+    return renamed
+
+
 _RGB_OPERATORS = {"rg", "RG"}
 _SPACE_NAMES = re.compile(rb"/(DeviceRGB|CalRGB|Lab|ICCBased|Pattern|Indexed)\b")
 
@@ -118,8 +189,11 @@ def check_pdfx(pdf: pikepdf.Pdf) -> list[str]:
     exactly one GTS_PDFX output intent with OutputConditionIdentifier, and RegistryName or a
     DestOutputProfile; every page's TrimBox and BleedBox present and nested in the
     MediaBox; every font embedded (FontFile/FontFile2/FontFile3); no RGB, Lab or ICC colour
-    operators or spaces in content streams, form XObjects or images; no transparency
-    (soft masks, non-Normal blend modes, alpha below 1); no annotations.
+    operators or spaces in content streams, form XObjects or images; every colour space
+    resource well formed (a Separation is ``[/Separation name alternate tintTransform]``,
+    ISO 32000-1 §8.6.6.4 — a colorant name with an unescaped ``/`` splits into two names and
+    breaks it) and every ``cs``/``CS`` operator with one operand; no transparency (soft
+    masks, non-Normal blend modes, alpha below 1); no annotations.
     """
     problems: list[str] = []
     info = pdf.docinfo
@@ -173,16 +247,24 @@ def _check_resources(resources, owner, seen: set) -> list[str]:
     """Check one content stream owner (page or form XObject) and its resources, recursively."""
     out: list[str] = []
     try:
-        ops = pikepdf.parse_content_stream(owner, " ".join(_RGB_OPERATORS))
+        ops = pikepdf.parse_content_stream(owner, " ".join(_RGB_OPERATORS | _SPACE_OPERATORS))
     except (pikepdf.PdfError, TypeError):
         ops = []
-    if ops:
-        out.append(f"RGB colour operator {ops[0].operator}")
+    rgb = [op for op in ops if str(op.operator) in _RGB_OPERATORS]
+    if rgb:
+        out.append(f"RGB colour operator {rgb[0].operator}")
+    bad_cs = [op for op in ops if str(op.operator) in _SPACE_OPERATORS and len(op.operands) != 1]
+    if bad_cs:
+        out.append(f"colour space operator {bad_cs[0].operator} with {len(bad_cs[0].operands)} operands "
+                   f"({' '.join(_unparse(o).decode('latin-1') for o in bad_cs[0].operands)}), expected one name")
     if resources is None:
         return out
     for name, space in dict(resources.get("/ColorSpace", {})).items():
         if _SPACE_NAMES.search(_unparse(space)):
             out.append(f"colour space {name} is not CMYK, grey or spot")
+        malformed = _malformed_space(space)
+        if malformed:
+            out.append(f"colour space {name} is malformed: {malformed}")
     for name, gs in dict(resources.get("/ExtGState", {})).items():
         if "/SMask" in gs and gs.SMask != Name("/None"):
             out.append(f"soft mask in {name}")
@@ -206,6 +288,39 @@ def _check_resources(resources, owner, seen: set) -> list[str]:
         elif xobj.get("/Subtype") == Name.Form:
             out += _check_resources(xobj.get("/Resources"), xobj, seen)
     return out
+
+
+_SPACE_OPERATORS = {"cs", "CS"}
+_FAMILIES = {"/DeviceGray", "/DeviceCMYK", "/DeviceRGB", "/Pattern", "/CalGray", "/CalRGB", "/Lab", "/ICCBased",
+             "/Indexed", "/Separation", "/DeviceN"}
+
+
+def _malformed_space(space) -> str:
+    """Why a colour space resource is not a colour space (ISO 32000-1 §8.6), or "" when it is well formed.
+
+    A name must be a colour space family; an array must start with one; a Separation
+    must be exactly ``[/Separation name alternate tintTransform]`` with a name, an
+    alternate space (name or array) and a function (dictionary or stream, ``/FunctionType``).
+    """
+    if isinstance(space, Name):
+        return "" if str(space) in _FAMILIES else f"{space} is not a colour space family"
+    if not isinstance(space, Array) or len(space) == 0:
+        return f"{_unparse(space).decode('latin-1')[:80]} is not a colour space"
+    family = str(space[0])
+    if family not in _FAMILIES:
+        return f"{family} is not a colour space family"
+    if family == "/Separation":
+        text = bytes(space.unparse(resolved=True)).decode("latin-1")[:120]
+        if len(space) != 4:
+            return f"a Separation has 4 entries, this one {len(space)} ({text}); is the colorant name escaped?"
+        colorant, alternate, tint = space[1], space[2], space[3]
+        if not isinstance(colorant, Name):
+            return f"the Separation's colorant is not a name ({text})"
+        if not isinstance(alternate, (Name, Array)):
+            return f"the Separation's alternate space is not a colour space ({text})"
+        if not isinstance(tint, (Dictionary, pikepdf.Stream)) or "/FunctionType" not in tint:
+            return f"the Separation's tint transform is not a function ({text})"
+    return ""
 
 
 def _check_font(name, font) -> list[str]:

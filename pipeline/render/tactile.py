@@ -23,6 +23,7 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
@@ -84,13 +85,28 @@ class TactileError(ValueError):
     """The braille layer cannot be made: an unusable spot name or a card without a braille block."""
 
 
-def check_spot_name(spot_name: str) -> str:
-    """The spot colour name, checked: 1–127 printable ASCII characters and not a reserved colorant.
+#: Characters allowed in a spot colour name: ASCII letters, digits, space, ``_``, ``-`` and ``.``.
+#: Every shop name seen (``Braille``, ``RDG_GLOSS``, ``Spot 1``, ``Varnish``, ``PANTONE 871 C``)
+#: fits; PDF delimiters (``/ ( ) < > [ ] { } %``) and ``#`` do not, because reportlab leaves
+#: ``/`` unescaped in a name (ISO 32000-1 §7.3.5 asks for ``#2F``) and RIPs show such names badly.
+SPOT_NAME_CHARACTERS = "letters A-Z a-z, digits 0-9, space, '_', '-' and '.'"
+_SPOT_NAME = re.compile(r"[A-Za-z0-9_.\-]([A-Za-z0-9 _.\-]{0,125}[A-Za-z0-9_.\-])?")
 
-    Raises :class:`TactileError` naming the value.
+
+def check_spot_name(spot_name: str) -> str:
+    """The spot colour name, checked: 1–127 characters from :data:`SPOT_NAME_CHARACTERS`, no
+    space at either end, and not a colorant name reserved by ISO 32000-1 §8.6.6.4 (All, None, …).
+
+    127 is the longest PDF name (ISO 32000-1 Annex C, Table C.1). Raises :class:`TactileError`
+    naming the value and what is allowed.
     """
-    if not spot_name or len(spot_name) > 127 or not all(" " <= ch <= "~" for ch in spot_name):
-        raise TactileError(f"spot colour name must be 1-127 printable ASCII characters, got {spot_name!r}")
+    if not _SPOT_NAME.fullmatch(spot_name or ""):
+        bad = sorted({ch for ch in spot_name if not (ch.isascii() and (ch.isalnum() or ch in " _.-"))})
+        why = (f"it contains {' '.join(repr(ch) for ch in bad)}" if bad else "it is empty" if not spot_name
+               else f"it is {len(spot_name)} characters long" if len(spot_name) > 127
+               else "it starts or ends with a space")
+        raise TactileError(f"spot colour name {spot_name!r} is not usable: {why}; a spot colour name may hold "
+                           f"{SPOT_NAME_CHARACTERS} (1-127 characters), e.g. 'Braille', 'RDG_GLOSS' or 'Spot 1'")
     if spot_name in _RESERVED:
         raise TactileError(f"spot colour name {spot_name!r} is reserved in PDF; use e.g. 'Braille', 'RDG_GLOSS' or 'Spot 1'")
     return spot_name
@@ -186,15 +202,31 @@ def write_dot_map(blocks: Mapping[str, BrailleBlock], path: str | Path, spot_nam
     return write_text(path, "{\n" + "\n".join(head) + '\n "cards": {\n' + ",\n".join(body) + "\n }\n}\n")
 
 
+#: PDF header of the merged fronts+braille PDF: the version of the print PDFs (pipeline.render.pdfx).
+MERGED_PDF_HEADER = "%PDF-1.4"
+
+
+def _header_version(header: str) -> tuple[int, ...]:
+    """``"%PDF-1.7"`` → ``(1, 7)``; an unreadable header counts as (0,)."""
+    try:
+        return tuple(int(v) for v in header.strip().removeprefix("%PDF-").split("."))
+    except ValueError:
+        return (0,)
+
+
 def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str | Path) -> Path:
     """The print PDF with the braille layer merged on top of each page as a spot plate.
 
     Page *i* of ``braille_pdf`` goes onto page *i* of ``print_pdf`` (pypdf merge, no
-    transformation); the print PDF's page boxes are kept. Raises :class:`TactileError`
-    when the page counts or page boxes differ.
+    transformation); the print PDF's page boxes are kept. The file is PDF 1.4 like the
+    print PDFs (:data:`MERGED_PDF_HEADER`), or the print PDF's own version when that is
+    later. Raises :class:`TactileError` when the page counts or page boxes differ.
     """
     braille = CardPages(braille_pdf, "braille")
-    writer = PdfWriter(clone_from=PdfReader(print_pdf))
+    reader = PdfReader(print_pdf)
+    writer = PdfWriter(clone_from=reader)
+    # pypdf writes a 1.3 header on a clone; keep the print PDFs' 1.4 (PDF/X-1a:2003 is PDF 1.4), or the source's if later
+    writer.pdf_header = max(MERGED_PDF_HEADER, reader.pdf_header, key=_header_version)
     if len(writer.pages) != len(braille.pages):
         raise TactileError(f"{braille_pdf} has {len(braille.pages)} pages, {print_pdf} {len(writer.pages)}: they must match page for page")
     for i, page in enumerate(writer.pages):
