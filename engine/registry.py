@@ -15,6 +15,7 @@ and a passing one (``Fails:`` / ``Passes:`` paragraphs; a test enforces this).
 
 from __future__ import annotations
 
+import difflib
 import inspect
 import re
 from dataclasses import dataclass, field
@@ -162,8 +163,39 @@ class Selection:
 
 
 def card_ignores(finding: Finding, ignored: Iterable[str]) -> bool:
-    """True when a card's ``ignore:`` list accepts this finding (by code, prefix or name)."""
-    return any(entry == finding.name or finding.code.startswith(entry) for entry in ignored)
+    """True when a card's ``ignore:`` list accepts this finding (by code, prefix or name).
+
+    An empty entry accepts nothing (it would otherwise be a prefix of every code)."""
+    return any(entry and (entry == finding.name or finding.code.startswith(entry)) for entry in ignored)
+
+
+def unknown_selectors(entries: Iterable[str]) -> list[str]:
+    """The ``--select``/``--ignore`` entries that match no registered rule, in order, each once.
+
+    An entry matches as in :meth:`Selection.allows`: a rule name exactly, or a code or
+    code prefix written in capitals (``BR``, ``BR001``). Only registered rules count, so
+    the caller registers every rule first (``engine.checks`` and the pipeline's stage modules).
+    """
+    out: list[str] = []
+    for entry in entries:
+        known = any(entry == r.name or (entry.isupper() and r.code.startswith(entry)) for r in RULES)
+        if not known and entry not in out:
+            out.append(entry)
+    return out
+
+
+def closest_rule(entry: str) -> str | None:
+    """A registered code or name the entry was probably meant to be ("did you mean"), or None.
+
+    A code in the wrong case (``dq001``) gives the code; otherwise difflib's closest code
+    or name (ratio at least 0.6).
+    """
+    codes = [r.code for r in RULES]
+    families = sorted({c[:2] for c in codes})
+    if entry.upper() in codes or entry.upper() in families:
+        return entry.upper()
+    guess = difflib.get_close_matches(entry, [r.name for r in RULES] + codes, n=1)
+    return guess[0] if guess else None
 
 
 def run_checks(deck, ctx: CheckContext | None = None, selection: Selection = Selection()) -> list[Finding]:

@@ -141,3 +141,12 @@ def test_every_deck_rule_has_a_case_file():
 
     have = {p.stem for p in CASE_FILES}
     assert [r.code for r in RULES.checks() if r.code not in have] == []
+
+
+def test_unknown_selectors_lists_entries_that_match_no_rule():
+    from engine.registry import closest_rule, unknown_selectors
+
+    entries = ["DQ", "DQ001", "provisional-card", "dq001", "DQ9", "nope", "nope", "Provisional-card"]
+    assert unknown_selectors(entries) == ["dq001", "DQ9", "nope", "Provisional-card"]
+    assert unknown_selectors([]) == []
+    assert [closest_rule(e) for e in ("dq001", "dq", "provisonal-card", "zzz")] == ["DQ001", "DQ", "provisional-card", None]

@@ -1,4 +1,4 @@
-"""Data-quality checks (DQ): provisional cards, placeholder archive URLs, alt text."""
+"""Data-quality checks (DQ): provisional cards, placeholder archive URLs, alt text, cards' ``ignore:`` entries."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 from engine.checks.common import plural
 from engine.findings import Severity
 from engine.model import Deck
-from engine.registry import Problem, rule
+from engine.registry import RULES, Problem, closest_rule, rule
 
 #: Alt text longer than this is cut short by screen readers' quick navigation; the long
 #: description carries the rest (the common "about 150 characters" guidance, DESIGN.md §2).
@@ -81,3 +81,24 @@ def overlong_alt_text(deck: Deck, ctx) -> Iterator[Problem]:
         n = len(card.description.alt.strip())
         if n > MAX_ALT:
             yield Problem(f"'{card.id}' has alt text of {n} characters (at most {MAX_ALT})", card.description.where("alt"), "shorten alt: and move the detail into long:")
+
+
+@rule("DQ005", "unknown-ignore", Severity.warning)
+def unknown_ignore(deck: Deck, ctx) -> Iterator[Problem]:
+    """A card's ``ignore:`` entry matches no rule: a typo that silences nothing.
+
+    An entry is a rule code (``BR001``), a code prefix (``BR``) or a rule name
+    (``braille-word-split``); the finding the designer meant to accept is still reported.
+    Entries are judged against the rules registered when the checks run, so the caller
+    registers the pipeline's stage rules first (the CLI does).
+
+    Fails: ``ignore: [braile-word-split]``.
+    Passes: ``ignore: [braille-word-split]``.
+    """
+    for card in deck.cards:
+        for entry in card.ignore:
+            if entry and any(entry == r.name or r.code.startswith(entry) for r in RULES):
+                continue
+            guess = closest_rule(entry) if entry else None
+            hint = f"did you mean '{guess}'?" if guess else "write a rule code (DQ001), a family (DQ) or a rule name (provisional-card); `deckpress rules` lists them"
+            yield Problem(f"'{card.id}' ignores {entry!r}, which matches no rule", card.where("ignore"), hint)
