@@ -11,7 +11,8 @@ A case (which may name its own ``base``) patches that game and states exactly wh
 - ``expect:`` the findings, in order of (file, line); each item may give ``message`` (a
   substring), ``at`` (the data field the finding must point at, e.g.
   ``game.composition.classes.ember.cards`` or ``card.ember-ranger.copies``), ``line``
-  (a rulebook line), ``card`` (the card id the finding names) and ``hint`` (the whole hint).
+  (a rulebook line), ``related_lines`` (the rulebook lines in ``related``), ``card`` (the
+  card id the finding names) and ``hint`` (the whole hint).
   An empty list is a passing case.
 
 Only the rule's own code is selected, so a case tests one rule.
@@ -134,6 +135,8 @@ def test_rule_case(tmp_path, doc, case):
             assert finding.location.card == want["card"], shown
         if "hint" in want:  # the whole hint
             assert finding.hint == want["hint"], shown
+        if "related_lines" in want:  # the rulebook lines in related, in order
+            assert [r.line for r in finding.related if r.file.endswith(rulebook.path)] == want["related_lines"], shown
 
 
 def test_every_deck_rule_has_a_case_file():

@@ -81,3 +81,23 @@ def test_claim_contents_finding_lists_the_missing_artifacts():
     [f] = [f for f in findings if f.code == "RB011"]
     assert "lists 12 entries under 'Artifacts' but the text has 18 sections there" in f.message
     assert [r.line for r in f.related] == [184, 188, 192, 196, 200, 204]
+
+
+def test_the_wrong_rulebook_says_so_once_per_class_name():
+    # Apprentice data checked against the Enchant rulebook (a user's likely mix-up): each of
+    # Enchant's four class names once, with its later mentions (lines 23 and 92, read by hand),
+    # and one finding saying the rulebook may be another game's.
+    deck = load_game(CARDDATA / "apprentice")
+    findings = run_checks(deck, CheckContext(rulebook=Rulebook.read(SEED_RULEBOOKS["enchant"])), Selection(select=("RB014", "RB016")))
+    rb14 = sorted((f for f in findings if f.code == "RB014"), key=lambda f: f.location.column)
+    assert [(f.location.line, f.location.column, [r.line for r in f.related[:-1]]) for f in rb14] == [
+        (10, 61, [23, 92]), (10, 69, [23, 92]), (10, 76, [23, 92]), (10, 87, [23, 92])
+    ]
+    assert rb14[0].message == "the rulebook names the class 'Dragon' (lines 10, 23, 92), which the data does not have (classes: Ember, Forest, Glacier, Spirit)"
+    [rb16] = [f for f in findings if f.code == "RB016"]
+    assert rb16.message == (
+        "4 of the 4 class names the rulebook lists (Dragon, Gnome, Phoenix, Unicorn) are not classes of "
+        "Apprentice ICG (Ember, Forest, Glacier, Spirit); the rulebook may be for another game"
+    )
+    assert (rb16.location.line, rb16.location.column) == (10, 61)
+    assert rb16.related[0].file.endswith("apprentice/game.yaml")

@@ -1,4 +1,4 @@
-"""Rules-text checks on counts (RB001–RB003, RB014): what the rulebook states versus the card data.
+"""Rules-text checks on counts (RB001–RB003) and class names (RB014, RB016): what the rulebook states versus the card data.
 
 The claims come from :mod:`engine.checks.claims`; each finding is located at the
 rulebook line and names the data location it conflicts with in ``related``.
@@ -14,7 +14,7 @@ from engine.checks.common import Referent, at, class_referent, game_referent, pl
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
-from engine.rulebook import Rulebook
+from engine.rulebook import Line, Rulebook
 
 
 def _each_scope(deck: Deck, rb: Rulebook) -> list[Referent]:
@@ -197,12 +197,29 @@ def rulebook_deal_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         yield Problem(message, at(rb, c.line, c.column), "correct composition.deals in game.yaml or the rulebook", (where,))
 
 
+def _listed_classes(deck: Deck, rb: Rulebook) -> tuple[dict[tuple[str, ...], list[tuple[str, Line, int]]], set[tuple[str, ...]]]:
+    """Class names in the rulebook's class lists, grouped by name (words, plural "s" dropped),
+    each with its mentions in reading order; and the set of those names the data has."""
+    known = {tuple(words(c.name)) for c in deck.game.classes} | {tuple(words(c.id.replace("-", " "))) for c in deck.game.classes}
+    named: dict[tuple[str, ...], list[tuple[str, Line, int]]] = {}
+    for cl in class_lists(rb):
+        for name, line, column in cl.names:
+            named.setdefault(tuple(words(name)), []).append((name, line, column))
+    return named, known & set(named)
+
+
+def _lines(mentions: list[tuple[str, Line, int]]) -> str:
+    numbers = list(dict.fromkeys(line.number for _, line, _ in mentions))
+    return f"line{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
+
+
 @rule("RB014", "rulebook-class-not-in-game", Severity.warning)
 def rulebook_class_not_in_game(deck: Deck, ctx) -> Iterator[Problem]:
     """The rulebook lists a class (faction) by a name that no class of the data has.
 
     Class names are printed on cards and read in braille; a name that differs between the
-    rulebook and the cards confuses players.
+    rulebook and the cards confuses players. Reported once per name, at its first mention,
+    with the other mentions in ``related``.
 
     Fails: "4 playable classes: Ember, Forest, Glacier, Spirt" (no class is named Spirt).
     Passes: "4 playable classes: Ember, Forest, Glacier, Spirit".
@@ -210,14 +227,44 @@ def rulebook_class_not_in_game(deck: Deck, ctx) -> Iterator[Problem]:
     rb = rulebook_of(ctx)
     if rb is None:
         return
-    known = {tuple(words(c.name)) for c in deck.game.classes} | {tuple(words(c.id.replace("-", " "))) for c in deck.game.classes}
+    named, known = _listed_classes(deck, rb)
     names = ", ".join(c.name for c in deck.game.classes)
-    for cl in class_lists(rb):
-        for name, line, column in cl.names:
-            if tuple(words(name)) not in known:
-                yield Problem(
-                    f"the rulebook names the class '{name}', which the data does not have (classes: {names})",
-                    at(rb, line, column),
-                    "correct the spelling in the rulebook or add the class to game.yaml",
-                    (deck.game.where("classes"),),
-                )
+    for key, mentions in named.items():
+        if key in known:
+            continue
+        name, line, column = mentions[0]
+        yield Problem(
+            f"the rulebook names the class '{name}' ({_lines(mentions)}), which the data does not have (classes: {names})",
+            at(rb, line, column),
+            "correct the spelling in the rulebook or add the class to game.yaml",
+            tuple(at(rb, ln, col) for _, ln, col in mentions[1:]) + (deck.game.where("classes"),),
+        )
+
+
+@rule("RB016", "rulebook-for-another-game", Severity.warning)
+def rulebook_for_another_game(deck: Deck, ctx) -> Iterator[Problem]:
+    """Most class names the rulebook lists are not classes of the game: the rulebook may be another game's.
+
+    Given the wrong ``--rulebook``, every count, die and keyword check disagrees with the
+    data; this one finding names the likely cause. It needs at least two listed class names,
+    more than half of them unknown to the data.
+
+    Fails: the Apprentice data (Ember, Forest, Glacier, Spirit) checked against a rulebook
+    listing "4 classes: Dragon, Gnome, Phoenix, Unicorn".
+    Passes: the same data against its own rulebook, or one with a single misspelt class.
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    named, known = _listed_classes(deck, rb)
+    unknown = [mentions for key, mentions in named.items() if key not in known]
+    if len(unknown) >= 2 and len(unknown) * 2 > len(named):
+        first = min((m[0] for m in unknown), key=lambda x: (x[1].number, x[2]))
+        listed = ", ".join(m[0][0] for m in unknown)
+        yield Problem(
+            f"{len(unknown)} of the {len(named)} class names the rulebook lists ({listed}) are not classes of "
+            f"{deck.game.title} ({', '.join(c.name for c in deck.game.classes)}); the rulebook may be for another game",
+            at(rb, first[1], first[2]),
+            f"check that --rulebook names {deck.game.title}'s rulebook",
+            (deck.game.where("classes"),),
+        )
