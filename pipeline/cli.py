@@ -396,15 +396,20 @@ def render_cmd(
     from pipeline.fsutil import OutputError
     from pipeline.layout import load_layout
     from pipeline.qr import verify_qr
-    from pipeline.render.deck_pdf import render_backs, render_fronts
+    from pipeline.render.deck_pdf import UnknownClassError, render_backs, render_fronts, unknown_class_findings
     from pipeline.render.pdfx import PdfxError
     from pipeline.render.style import LayoutError
 
     deck = load_or_exit(game_dir, Format.text)
+    if stop := unknown_class_findings(deck):  # a data error: the CP008 finding, exit 1
+        finish_with_findings(deck, stop)
     folder = out_dir or Path("output") / deck.game.id / "print"
     try:
         fronts = render_fronts(deck, folder / f"{deck.game.id}-fronts.pdf")
         backs = render_backs(deck, folder / f"{deck.game.id}-backs.pdf")
+    except UnknownClassError as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(1) from None
     except (LayoutError, PdfxError, OutputError) as exc:
         err.print(f"deckpress: {exc}", markup=False)
         raise typer.Exit(2) from None
@@ -443,15 +448,21 @@ def proof_cmd(
     from pipeline.fsutil import OutputError
     from pipeline.proof import ProofError, proof_cards
     from pipeline.raster import RasterError
+    from pipeline.render.deck_pdf import UnknownClassError, unknown_class_findings
     from pipeline.render.style import LayoutError
 
     deck = load_or_exit(game_dir, Format.text)
+    if stop := unknown_class_findings(deck, card or None):  # a data error: the CP008 finding, exit 1
+        finish_with_findings(deck, stop)
     folder = out_dir or Path("output") / "proofs" / deck.game.id
     try:
         run = proof_cards(deck, card or None, folder, dpi)
     except KeyError as exc:
         err.print(f"deckpress: {exc.args[0]}", markup=False)
         raise typer.Exit(2) from None
+    except UnknownClassError as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(1) from None
     except (LayoutError, OutputError, RasterError, ProofError) as exc:
         err.print(f"deckpress: {exc}", markup=False)
         raise typer.Exit(2) from None
@@ -511,9 +522,12 @@ def uv_cmd(
     from pipeline.braille.layout import layout_deck
     from pipeline.fsutil import OutputError
     from pipeline.render.formpages import CardPdfError
+    from pipeline.render.deck_pdf import unknown_class_findings
     from pipeline.render.tactile import TactileError, clearance_findings, merge_spot_plate, render_braille_layer, write_dot_map
 
     deck = load_or_exit(game_dir, Format.text)
+    if stop := unknown_class_findings(deck):  # a data error: the CP008 finding, exit 1
+        finish_with_findings(deck, stop)
     blocks, findings = layout_deck(deck, profile=get_profile(deck.game.braille.geometry))
     folder = out_dir or Path("output") / deck.game.id / "uv"
     gid = deck.game.id
@@ -546,11 +560,14 @@ def impose_cmd(
     """
     from engine.units import parse_length
     from pipeline.fsutil import OutputError
+    from pipeline.render.deck_pdf import UnknownClassError, unknown_class_findings
     from pipeline.render.formpages import CardPdfError
     from pipeline.render.impose import deck_copies, impose
     from pipeline.render.sheets import ImpositionError, get_sheet
 
     deck = load_or_exit(game_dir, Format.text)
+    if stop := unknown_class_findings(deck):  # a data error: the CP008 finding, exit 1
+        finish_with_findings(deck, stop)
     gid = deck.game.id
     base = Path("output") / gid
     fronts = fronts or base / "print" / f"{gid}-fronts.pdf"
@@ -562,11 +579,18 @@ def impose_cmd(
     except ValueError:
         err.print(f"deckpress: --back-offset expects 'dx,dy' with units such as '0.5mm,-1mm', got {back_offset!r}", markup=False)
         raise typer.Exit(2) from None
-    copies = deck_copies(deck, [c.id for c in deck.cards], [c.id for c in deck.game.classes])
+    card_ids, class_ids = [c.id for c in deck.cards], [c.id for c in deck.game.classes]
+    try:
+        copies = deck_copies(deck, card_ids, class_ids)
+    except UnknownClassError as exc:
+        err.print(f"deckpress: {exc}", markup=False)
+        raise typer.Exit(1) from None
     findings: list[Finding] = []
     try:
         for name in sheet or ["letter"]:
-            result = impose(fronts, backs, braille, get_sheet(name).with_back_offset(dx, dy), copies, out_dir or base / "sheets", gid)
+            # the PDFs' page labels must be the data's card and class ids: a stale PDF is refused (exit 2)
+            result = impose(fronts, backs, braille, get_sheet(name).with_back_offset(dx, dy), copies, out_dir or base / "sheets", gid,
+                            front_ids=card_ids, back_ids=class_ids)
             out.print(f"{name}: {result.cols}×{result.rows} {result.orientation}, {result.faces} cards on {result.sheets} sheet(s)", markup=False)
             for path in result.paths:
                 out.print(f"wrote {path}", markup=False)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 from typer.testing import CliRunner
@@ -53,3 +55,63 @@ def test_impose_refuses_a_bad_back_offset_and_a_missing_pdf(mini_dir, tmp_path):
     assert missing.exit_code == 2 and "cannot read the front PDF" in missing.output
     unknown = runner.invoke(app, ["impose", str(mini_dir), "--fronts", str(_cards(tmp_path / "f.pdf", 4)), "--sheet", "b5", "--out", str(tmp_path)])
     assert unknown.exit_code == 2 and "unknown press sheet 'b5'" in unknown.output
+
+
+def _without_card(folder, card_id):
+    text = (folder / "cards.yaml").read_text()
+    start = text.index(f"  - id: {card_id}\n")
+    end = text.index("  - id: ", start + 1)
+    (folder / "cards.yaml").write_text(text[:start] + text[end:])
+
+
+def test_impose_refuses_print_pdfs_older_than_the_data(game_copy, tmp_path):
+    folder = game_copy("mini")
+    rendered = runner.invoke(app, ["render", str(folder), "--out", str(tmp_path / "print")])
+    assert rendered.exit_code == 0, rendered.output
+    fronts, backs = tmp_path / "print" / "mini-fronts.pdf", tmp_path / "print" / "mini-backs.pdf"
+    _without_card(folder, "ember-ranger")  # the tester's case: a card removed after rendering
+    result = runner.invoke(app, ["impose", str(folder), "--fronts", str(fronts), "--backs", str(backs), "--out", str(tmp_path / "sheets")])
+    assert result.exit_code == 2
+    assert (f"deckpress: the fronts PDF {fronts} is out of date: it has 4 pages, the data 3 cards (pages for cards no longer "
+            "in the data: ember-ranger); run deckpress build or deckpress render first") in result.output
+    assert "internal error" not in result.output and not (tmp_path / "sheets").exists()
+    # rendered again, the same command works
+    assert runner.invoke(app, ["render", str(folder), "--out", str(tmp_path / "print")]).exit_code == 0
+    again = runner.invoke(app, ["impose", str(folder), "--fronts", str(fronts), "--backs", str(backs), "--out", str(tmp_path / "sheets")])
+    assert again.exit_code == 0, again.output
+    assert "letter: 2×2 portrait, 6 cards on 2 sheet(s)" in again.output
+
+
+@pytest.mark.parametrize("command", ["render", "proof", "uv", "impose"])
+def test_a_card_in_an_unknown_class_is_a_data_error_not_an_internal_error(command, game_copy, tmp_path):
+    folder = game_copy("mini")
+    text = (folder / "cards.yaml").read_text()
+    (folder / "cards.yaml").write_text(text.replace("class: ember\n", "class: embers\n", 1))
+    extra = ["--fronts", str(_cards(tmp_path / "f.pdf", 4))] if command == "impose" else []
+    result = runner.invoke(app, [command, str(folder), "--out", str(tmp_path / "out"), *extra])
+    assert result.exit_code == 1, result.output
+    assert (f"{folder / 'cards.yaml'}:4:12: error CP008 unknown-class: [ember-apprentice] 'ember-apprentice' is in class "
+            "'embers', which the game does not have") in result.output
+    assert "hint: use one of: ember, forest" in result.output
+    assert "internal error" not in result.output and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["render", "proof", "impose"])
+def test_an_ignored_cp008_still_ends_in_one_clear_line(command, game_copy, tmp_path):
+    folder = game_copy("mini")
+    text = (folder / "cards.yaml").read_text()
+    (folder / "cards.yaml").write_text(text.replace("class: ember\n", "class: embers\n    ignore: [CP008]\n", 1))
+    extra = ["--fronts", str(_cards(tmp_path / "f.pdf", 4))] if command == "impose" else []
+    result = runner.invoke(app, [command, str(folder), "--out", str(tmp_path / "out"), *extra])
+    assert result.exit_code == 1, result.output
+    assert (f"deckpress: {folder / 'cards.yaml'}:4:12: card 'ember-apprentice' names class 'embers', not in the game "
+            "(classes: ember, forest)") in result.output
+    assert "internal error" not in result.output
+
+
+def test_uv_refuses_a_spot_name_with_pdf_delimiters(mini_dir, tmp_path):
+    result = runner.invoke(app, ["uv", str(mini_dir), "--out", str(tmp_path / "uv"), "--spot", "A/B(x)"])
+    assert result.exit_code == 2
+    assert ("deckpress: spot colour name 'A/B(x)' is not usable: it contains '(' ')' '/'; a spot colour name may hold "
+            "letters A-Z a-z, digits 0-9, space, '_', '-' and '.' (1-127 characters), e.g. 'Braille', 'RDG_GLOSS' or 'Spot 1'") in result.output
+    assert not (tmp_path / "uv" / "mini-braille.pdf").exists()

@@ -429,3 +429,70 @@ def test_subset_tag_is_six_capitals_from_the_font_program():
     # significant first, are 24 9 4 7 22 1 → Y J E H W B (checked once by hand with divmod)
     assert subset_tag(b"abc") == "YJEHWB"
     assert subset_tag(b"abc") != subset_tag(b"abd")
+
+
+@pytest.fixture(scope="module")
+def mini_print(tmp_path_factory):
+    """The mini game's real print PDFs (page labels = card ids and class ids) and its deck."""
+    from engine.load import load_game
+    from pipeline.render.deck_pdf import render_backs, render_fronts
+    from conftest import GAMES
+
+    folder = tmp_path_factory.mktemp("print")
+    deck = load_game(GAMES / "mini")
+    return deck, render_fronts(deck, folder / "fronts.pdf"), render_backs(deck, folder / "backs.pdf")
+
+
+def test_impose_refuses_card_pdfs_that_no_longer_match_the_data(mini_print, tmp_path):
+    from pipeline.render.impose import StaleCardPdfError
+
+    deck, fronts, backs = mini_print
+    ids = ["ember-apprentice", "ember-ranger", "forest-apprentice", "fireball"]
+    assert list(fronts.pages) == ids and list(backs.pages) == ["ember", "forest"]
+    copies = [(0, 0, 1)]
+    ok = impose(fronts.path, backs.path, None, "letter", copies, tmp_path / "ok", "mini", front_ids=ids, back_ids=["ember", "forest"])
+    assert ok.faces == 1
+    # a card removed from the data: 4 pages, 3 cards
+    with pytest.raises(StaleCardPdfError) as exc:
+        impose(fronts.path, None, None, "letter", copies, tmp_path / "a", "mini", front_ids=[i for i in ids if i != "ember-ranger"])
+    assert str(exc.value) == (
+        f"the fronts PDF {fronts.path} is out of date: it has 4 pages, the data 3 cards (pages for cards no longer "
+        "in the data: ember-ranger); run deckpress build or deckpress render first")
+    # a card added
+    with pytest.raises(StaleCardPdfError, match=r"it has 4 pages, the data 5 cards \(no page for ember-mage\); run deckpress build"):
+        impose(fronts.path, None, None, "letter", copies, tmp_path / "a", "mini", front_ids=ids + ["ember-mage"])
+    # same count, another order
+    swapped = [ids[1], ids[0], *ids[2:]]
+    with pytest.raises(StaleCardPdfError) as exc:
+        impose(fronts.path, None, None, "letter", copies, tmp_path / "a", "mini", front_ids=swapped)
+    assert str(exc.value) == (f"the fronts PDF {fronts.path} is out of date: page 1 is 'ember-apprentice', the data has "
+                              "'ember-ranger' there; run deckpress build or deckpress render first")
+    # the backs against the class ids
+    with pytest.raises(StaleCardPdfError) as exc:
+        impose(fronts.path, backs.path, None, "letter", copies, tmp_path / "a", "mini", front_ids=ids, back_ids=["ember", "forest", "tide"])
+    assert str(exc.value) == (f"the backs PDF {backs.path} is out of date: it has 2 pages, the data 3 classes (no page for tide); "
+                              "run deckpress build or deckpress render first")
+    assert not (tmp_path / "a").exists()  # nothing written
+
+
+def test_unlabelled_card_pdfs_are_checked_by_page_count(pdfs, tmp_path):
+    from pipeline.render.impose import StaleCardPdfError
+
+    ids = [f"c{i}" for i in range(8)]  # the fixture PDFs have 8 fronts without page labels
+    assert impose(pdfs["fronts"], None, pdfs["braille"], "letter", [(0, 0, 1)], tmp_path / "a", "g", front_ids=ids).faces == 1
+    with pytest.raises(StaleCardPdfError, match=r"^the fronts PDF .*fronts.pdf is out of date: it has 8 pages, the data 7 cards; run"):
+        impose(pdfs["fronts"], None, None, "letter", [(0, 0, 1)], tmp_path / "b", "g", front_ids=ids[:7])
+
+
+def test_deck_copies_names_a_card_whose_class_the_game_lacks(game_copy):
+    from engine.load import load_game
+    from pipeline.render.deck_pdf import UnknownClassError
+
+    folder = game_copy("mini")
+    text = (folder / "cards.yaml").read_text()
+    (folder / "cards.yaml").write_text(text.replace("class: ember\n", "class: embers\n", 1))
+    deck = load_game(folder)
+    with pytest.raises(UnknownClassError) as exc:
+        deck_copies(deck, [c.id for c in deck.cards], ["ember", "forest"])
+    assert str(exc.value) == (f"{folder / 'cards.yaml'}:4:12: card 'ember-apprentice' names class 'embers', not in the game "
+                              "(classes: ember, forest)")

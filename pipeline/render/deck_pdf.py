@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -28,6 +29,28 @@ from pipeline.render.style import LayoutError, design_for
 
 #: Tolerance when comparing the game's card size with the layout's trim, in pt.
 _SIZE_TOLERANCE = 0.01
+
+
+class UnknownClassError(ValueError):
+    """A card names a class the game does not have; the message starts with the card's ``file:line:col``.
+
+    A data error (the user fixes ``cards.yaml``), not a fault of the stage: the loader's
+    checks (CP008) normally stop such data first.
+    """
+
+
+def unknown_class_findings(deck: Deck, card_ids: Iterable[str] | None = None) -> list[Finding]:
+    """The CP008 unknown-class findings of the cards of ``deck`` (or of ``card_ids`` only) that
+    name a class the game lacks, each located at the card's ``class:`` line; empty when none.
+
+    Stage commands that draw or look up a card's class run this first, so such data ends
+    in the finding (exit 1) instead of an error halfway through a PDF. CP008 findings on
+    ``composition:`` entries are left to ``deckpress check``: they break no drawing.
+    """
+    from engine.registry import Selection, run_checks
+
+    wanted = set(card_ids) if card_ids is not None else {c.id for c in deck.cards}
+    return [f for f in run_checks(deck, selection=Selection(("CP008",))) if f.location.card in wanted]
 
 
 @dataclass(frozen=True)
@@ -81,8 +104,8 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
     Raises :class:`LayoutError` when the layout does not match the game's card size or is
     malformed, :class:`pipeline.render.pdfx.PdfxError` if the result would not be PDF/X-1a,
     and :class:`pipeline.fsutil.OutputError` when ``path`` cannot be written (nothing is
-    left under ``path`` then). A card whose class is not in the game raises ValueError
-    naming the card (the loader's checks normally stop such data first).
+    left under ``path`` then). A card whose class is not in the game raises
+    :class:`UnknownClassError` naming the card and its file:line (CP008 normally stops such data first).
     """
     sheet = _sheet(deck, layout)
     game = deck.game
@@ -93,7 +116,8 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
     for card in deck.cards:
         cls = game.class_by_id(card.class_id)
         if cls is None:
-            raise ValueError(f"{card.where('class_id')}: card {card.id!r} names class {card.class_id!r}, not in the game")
+            raise UnknownClassError(f"{card.where('class_id')}: card {card.id!r} names class {card.class_id!r}, not in the game "
+                                    f"(classes: {', '.join(c.id for c in game.classes)})")
         findings += draw_front(canvas, card, cls, game, sheet, _art_root(deck))
         canvas.showPage()
         ids.append(card.id)

@@ -142,17 +142,76 @@ class ImposeResult:
         return tuple(p for p in (self.fronts, self.backs, self.braille, self.calibration, self.imposition_map) if p is not None)
 
 
+class StaleCardPdfError(ImpositionError):
+    """A card PDF does not match the data: its pages are other cards (or classes) than the deck's, in order."""
+
+
+#: How each role's PDF is named in messages, what its pages hold, and which command writes it.
+_ROLES = {
+    "front": ("fronts PDF", "cards", "deckpress build or deckpress render"),
+    "back": ("backs PDF", "classes", "deckpress build or deckpress render"),
+    "braille": ("braille layer", "cards", "deckpress build or deckpress uv"),
+}
+
+
+def page_labels(source: CardPages) -> list[str] | None:
+    """The page labels of a card PDF (deckpress writes the card or class id of every page,
+    :func:`pipeline.render.pdfx.finish`), or None when the PDF has no ``/PageLabels``."""
+    if "/PageLabels" not in source.reader.root_object:
+        return None
+    return list(source.reader.page_labels)
+
+
+def _first(ids: Sequence[str], n: int = 5) -> str:
+    return ", ".join(ids[:n]) + (" …" if len(ids) > n else "")
+
+
+def check_page_ids(source: CardPages, ids: Sequence[str]) -> None:
+    """Refuse a card PDF that is out of date against the data.
+
+    ``ids`` are the card ids (fronts, braille layer) or class ids (backs) the data has, in
+    page order. A PDF with page labels must carry exactly these labels in this order; one
+    without labels (not written by deckpress) must at least have one page per id. Raises
+    :class:`StaleCardPdfError` saying how the PDF and the data differ and what to run.
+    """
+    name, what, command = _ROLES.get(source.role, (f"{source.role} PDF", "pages", "deckpress build"))
+    labels = page_labels(source)
+    count = len(source.pages)
+    head = f"the {name} {source.path} is out of date"
+    tail = f"; run {command} first"
+    if count != len(ids):
+        detail = ""
+        if labels is not None:
+            have, want = set(labels), set(ids)
+            gone = [label for label in labels if label not in want]
+            new = [i for i in ids if i not in have]
+            parts = ([f"pages for {what} no longer in the data: {_first(gone)}"] if gone else []) + \
+                    ([f"no page for {_first(new)}"] if new else [])
+            detail = f" ({'; '.join(parts)})" if parts else ""
+        raise StaleCardPdfError(f"{head}: it has {count} pages, the data {len(ids)} {what}{detail}{tail}")
+    if labels is not None:
+        for number, (label, wanted) in enumerate(zip(labels, ids), 1):
+            if label != wanted:
+                raise StaleCardPdfError(f"{head}: page {number} is {label!r}, the data has {wanted!r} there{tail}")
+
+
 def deck_copies(deck, front_pages: Sequence[str], back_pages: Sequence[str]) -> list[tuple[int, int, int]]:
     """``(front_page_index, back_page_index, copies)`` for every card of ``deck`` in deck order.
 
     ``front_pages`` are card ids per fronts page, ``back_pages`` class ids per backs page
-    (``PrintResult.pages`` of the print stage). Raises :class:`ImpositionError` for a card
-    whose page is missing.
+    (``PrintResult.pages`` of the print stage). Raises
+    :class:`pipeline.render.deck_pdf.UnknownClassError` for a card whose class the game
+    lacks (a data error) and :class:`ImpositionError` for a card whose page is missing.
     """
+    from pipeline.render.deck_pdf import UnknownClassError
+
     fronts = {cid: i for i, cid in enumerate(front_pages)}
     backs = {cls: i for i, cls in enumerate(back_pages)}
     out = []
     for card in deck.cards:
+        if deck.game.class_by_id(card.class_id) is None:
+            raise UnknownClassError(f"{card.where('class_id')}: card {card.id!r} names class {card.class_id!r}, not in the game "
+                                    f"(classes: {', '.join(c.id for c in deck.game.classes)})")
         if card.id not in fronts:
             raise ImpositionError(f"card {card.id!r} has no page in the fronts PDF")
         if back_pages and card.class_id not in backs:
@@ -279,6 +338,8 @@ def impose(
     copies: Sequence[tuple[int, int, int]],
     out_dir: str | Path,
     game_id: str,
+    front_ids: Sequence[str] | None = None,
+    back_ids: Sequence[str] | None = None,
 ) -> ImposeResult:
     """Impose a game's card PDFs onto press sheets (see the module docs for the files written).
 
@@ -287,7 +348,9 @@ def impose(
     deck prints 120 faces on ``ceil(120 / per_sheet)`` sheets; the last sheet holds the rest
     and no blank sheet follows. Raises :class:`ImpositionError` for an unknown sheet, an
     unreadable PDF, a page index out of range or a braille layer whose page count differs
-    from the fronts'. Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
+    from the fronts'. Given ``front_ids`` (the deck's card ids in order) and ``back_ids``
+    (its class ids), the fronts and braille layer, and the backs, must match them page for
+    page (:func:`check_page_ids`; :class:`StaleCardPdfError` otherwise). Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
     IM003 (page without TrimBox), IM004 (sources not PDF/X-1a, so neither are the sheets).
     """
     from pipeline.render.fonts import face
@@ -299,6 +362,12 @@ def impose(
     braille = CardPages(braille_pdf, "braille") if braille_pdf is not None else None
     if not fronts.pages:
         raise ImpositionError(f"the fronts PDF {fronts.path} has no pages")
+    if front_ids is not None:
+        check_page_ids(fronts, front_ids)
+        if braille is not None:
+            check_page_ids(braille, front_ids)
+    if back_ids is not None and backs is not None:
+        check_page_ids(backs, back_ids)
     if braille is not None and len(braille.pages) != len(fronts.pages):
         raise ImpositionError(
             f"the braille layer {braille.path} has {len(braille.pages)} pages, the fronts {fronts.path} "
