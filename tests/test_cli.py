@@ -95,3 +95,26 @@ def test_schema_of_one_file_is_plain_json_schema():
     result = runner.invoke(app, ["schema", "cards"])
     doc = json.loads(result.output)
     assert result.exit_code == 0 and doc["title"] == "CardsFile" and "cards" in doc["properties"]
+
+
+def test_check_broken_extends_exits_1_at_the_value(game_copy, monkeypatch, tmp_path):
+    # The expansion's game.yaml reads fine; one value in it is wrong: a data error (exit 1).
+    monkeypatch.chdir(tmp_path)
+    game_copy("mini")
+    plus = game_copy("mini-plus")
+    (plus / "game.yaml").write_text((plus / "game.yaml").read_text().replace("game: ../mini\n", "game: ../mimi\n"))
+    result = runner.invoke(app, ["check", "mini-plus"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[:2] == [
+        "mini-plus/game.yaml:5:9: error DA003 invalid-value: extends.game '../mimi' is not a game folder (no game.yaml in mimi)",
+        "    hint: did you mean '../mini'? (game folders there: mini)",
+    ]
+
+
+def test_check_binary_cards_file_exits_2(game_copy, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    game = game_copy("mini")
+    (game / "cards.yaml").write_bytes(b"\x89PNG\r\n\x1a\n")
+    result = runner.invoke(app, ["check", "mini"])
+    assert result.exit_code == 2
+    assert result.output.splitlines()[0] == "mini/cards.yaml: error DA005 unreadable-data-file: cards.yaml is not UTF-8 text (byte 0 cannot be read; a binary file or another encoding)"
