@@ -86,12 +86,14 @@ def selection_or_exit(select: list[str] | None, ignore: list[str] | None) -> Sel
     import engine.checks  # noqa: F401  (registers the checks and the loader's codes)
     from pipeline.stages import import_stage_modules
 
+    from engine.registry import closest_rule, unknown_selectors
+
     chosen, skipped = split_codes(select), split_codes(ignore)
     import_stage_modules()
-    known = {r.code for r in RULES} | {r.name for r in RULES}
-    unknown = [e for e in chosen + skipped if e not in known and not (e.isupper() and any(c.startswith(e) for c in known))]
+    unknown = unknown_selectors(chosen + skipped)
     if unknown:
-        err.print(f"deckpress: no rule matches {', '.join(unknown)} (see deckpress rules)", markup=False)
+        guesses = [f"{e} (did you mean {closest_rule(e)}?)" if closest_rule(e) else e for e in unknown]
+        err.print(f"deckpress: no rule matches {', '.join(guesses)}; deckpress rules lists them", markup=False)
         raise typer.Exit(2)
     return Selection(chosen, skipped)
 

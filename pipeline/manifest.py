@@ -17,6 +17,7 @@ import hashlib
 import importlib.metadata
 import json
 import platform
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CODE_DIRS = (ROOT / "engine", ROOT / "pipeline", ROOT / "templates")
 LIBRARIES = ("pydantic", "PyYAML", "typer", "rich", "reportlab", "pypdf", "pikepdf", "qrcode", "pypdfium2", "zxing-cpp", "Pillow", "jinja2", "lxml", "fontpkg-atkinson-hyperlegible")
 MANIFEST = "manifest.json"
+_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")  # as engine.model's ids (kept here: no model import)
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when available: 10x faster
 
 
@@ -70,7 +72,9 @@ def game_id_of(game_dir: Path) -> str | None:
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
     game_id = data.get("id") if isinstance(data, dict) else None
-    return game_id if isinstance(game_id, str) and game_id and "/" not in game_id and not game_id.startswith(".") else None
+    # Only a slug may become a folder name under --out (``../victim`` must not); the loader
+    # reports any other id properly.
+    return game_id if isinstance(game_id, str) and _SLUG.match(game_id) else None
 
 
 def game_sources(game_dir: Path) -> list[Path]:

@@ -210,3 +210,14 @@ def test_report_keeps_games_built_earlier(tmp_path, game_copy):
 def test_out_must_name_a_folder(mini_dir):
     result = runner.invoke(app, ["build", str(mini_dir), "--out", ""])
     assert result.exit_code == 2 and "give an output folder" in result.output
+
+
+def test_a_game_id_that_is_no_slug_never_names_an_output_folder(tmp_path, game_copy):
+    game = game_copy("mini")
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("id: mini", 'id: "../victim"'))
+    (tmp_path / "victim").mkdir()
+    (tmp_path / "victim" / "notes.txt").write_text("keep me")
+    result = runner.invoke(app, ["build", str(game), "--out", str(tmp_path / "out"), "--quiet"])
+    assert result.exit_code == 1 and "expected a lowercase slug" in result.output
+    assert (tmp_path / "victim" / "notes.txt").read_text() == "keep me"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".deckpress.lock", "report.json"]
