@@ -115,3 +115,13 @@ def test_uv_refuses_a_spot_name_with_pdf_delimiters(mini_dir, tmp_path):
     assert ("deckpress: spot colour name 'A/B(x)' is not usable: it contains '(' ')' '/'; a spot colour name may hold "
             "letters A-Z a-z, digits 0-9, space, '_', '-' and '.' (1-127 characters), e.g. 'Braille', 'RDG_GLOSS' or 'Spot 1'") in result.output
     assert not (tmp_path / "uv" / "mini-braille.pdf").exists()
+
+
+def test_impose_warns_about_a_back_offset_that_looks_like_a_typo(mini_dir, tmp_path):
+    fronts, backs = _cards(tmp_path / "f.pdf", 4), _cards(tmp_path / "b.pdf", 2)
+    result = runner.invoke(app, ["impose", str(mini_dir), "--fronts", str(fronts), "--backs", str(backs),
+                                 "--back-offset", "15mm,0mm", "--out", str(tmp_path / "sheets")])
+    assert result.exit_code == 0, result.output  # a warning: the sheets are written
+    assert ("warning IM005 large-back-offset: the back offset +15.00, +0.00 mm is larger than 5 mm: probably a typo "
+            "(the calibration scale reads ±5 mm)") in result.output
+    assert (tmp_path / "sheets" / "mini-letter-backs.pdf").exists()

@@ -314,8 +314,15 @@ def test_short_margin_shortens_crop_marks_and_says_so(pdfs, tmp_path):
                             grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
     assert {round(s.length, 6) for s in segs} == {7.2}  # from the bleed edge to the sheet edge
     res = impose(pdfs["fronts"], None, None, spec, [(0, 0, 1)], tmp_path, "demo")
-    assert [f.code for f in res.findings] == ["IM001"]
-    assert "crop marks on the front of letter sheets run 2.5 mm instead of 6.0 mm" in res.findings[0].message
+    assert sorted(f.code for f in res.findings) == ["IM001", "IM006", "IM006"]
+    [short] = [f for f in res.findings if f.code == "IM001"]
+    assert "crop marks on the front of letter sheets run 2.5 mm instead of 6.0 mm" in short.message
+    # 7.2 pt margins hold no 6 pt line 6 pt clear of the cards: the calibration notes are cut, and it says so
+    cut = [f for f in res.findings if f.code == "IM006"]
+    assert [f.message.split(":")[0] for f in cut] == [
+        "the front of the letter calibration sheet has no room for the end of its instructions",
+        "the back of the letter calibration sheet has no room for the end of its instructions"]
+    assert cut[0].message.endswith(": DUPLEX CALIBRATION, FRONT. 1. Print this sheet duplex (long- …")  # first 60 characters
 
 
 def test_errors_name_the_problem(pdfs, tmp_path):
@@ -496,3 +503,132 @@ def test_deck_copies_names_a_card_whose_class_the_game_lacks(game_copy):
         deck_copies(deck, [c.id for c in deck.cards], ["ember", "forest"])
     assert str(exc.value) == (f"{folder / 'cards.yaml'}:4:12: card 'ember-apprentice' names class 'embers', not in the game "
                               "(classes: ember, forest)")
+
+
+@pytest.mark.parametrize("name", ["letter", "a4", "tabloid", "12x18", "sra3"])
+def test_calibration_instructions_fit_outside_the_cards_at_6pt(name):
+    from pipeline.render.calibration import NOTE_SIZE, instructions, obstacles, plan_notes
+
+    grid = plan_grid(get_sheet(name).with_back_offset(mm_to_pt(1), mm_to_pt(-0.5)), W, H)
+    regular = face("regular")
+    ascent, descent = regular.ascent * NOTE_SIZE, -regular.descent * NOTE_SIZE
+    for side in ("front", "back"):
+        plan = plan_notes(grid, side, regular.name)
+        assert plan.left_over == ""
+        assert " ".join(line.text for line in plan.lines) == instructions(grid, side)
+        blocked = obstacles(grid, side, None)  # bled cards, crop marks, registration targets
+        bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
+        for line in plan.lines:
+            assert line.size == NOTE_SIZE == 6.0 and line.width <= line.lane.length + 1e-9
+            box = line.lane.box(ascent, descent)
+            assert 0 <= box.x0 and box.x1 <= grid.width and 0 <= box.y0 and box.y1 <= grid.height
+            for o in blocked:
+                assert not (box.x0 < o.x1 and o.x0 < box.x1 and box.y0 < o.y1 and o.y0 < box.y1), (side, line.text, o)
+            for b in bleds:  # and at least the slug's 6 pt gap from every bled card
+                gap_x = max(b.x0 - box.x1, box.x0 - b.x1)
+                gap_y = max(b.y0 - box.y1, box.y0 - b.y1)
+                assert max(gap_x, gap_y) >= 6.0 - 1e-9
+        placed = [(line.lane.box(ascent, descent)) for line in plan.lines]
+        for i, a in enumerate(placed):  # no two lines overlap
+            for b in placed[i + 1:]:
+                assert not (a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1)
+
+
+def test_calibration_back_says_how_to_turn_a_reading_into_a_back_offset():
+    from pipeline.render.calibration import instructions
+
+    grid = plan_grid(get_sheet("letter").with_back_offset(mm_to_pt(1), mm_to_pt(-0.5)), W, H)
+    back = instructions(grid, "back")
+    assert back.startswith("DUPLEX CALIBRATION, BACK, printed with back offset +1.00, -0.50 mm. ")
+    assert ("a tick every 1 mm to 5 mm each way, numbered + to the right (x) and up (y), - to the left and down, "
+            "as you look at this side.") in back
+    assert "new dx = old dx + x, new dy = old dy + y" in back
+    assert "E.g. centre at x +1.5, y -0.5: --back-offset 2.50mm,-1.00mm." in back
+    assert face("regular").missing(back + instructions(grid, "front")) == []
+    assert "(long-edge flip)" in instructions(grid, "front")
+
+
+@pytest.mark.parametrize("name, flip", [("letter", "long-edge"), ("letter", "short-edge"), ("tabloid", "long-edge")])
+def test_the_printed_sign_convention_cancels_a_press_error(name, flip):
+    """Simulate a press that shifts the back by e (back coordinates): the front cross-hair, seen from the back,
+    read on the back's scale, added to the offset as the sheet says, puts the back centre on the front centre."""
+    spec = get_sheet(name).model_copy(update={"flip": flip}).with_back_offset(mm_to_pt(0.5), 0.0)
+    grid = plan_grid(spec, W, H)
+    e = (mm_to_pt(-2.0), mm_to_pt(1.25))
+    for slot in range(grid.per_sheet):
+        fx, fy = grid.front_trim(slot).centre
+        seen = (grid.width - fx, fy) if grid.mirror_columns else (fx, grid.height - fy)  # front centre in back coordinates
+        bx, by = grid.back_trim(slot).centre
+        reading = (seen[0] - (bx + e[0]), seen[1] - (by + e[1]))  # + right, + up on the back's scale
+        assert [round(v / mm_to_pt(1), 3) for v in reading] == [1.5, -1.25]  # within the ±5 mm scale
+        fixed = plan_grid(spec.with_back_offset(spec.back_offset.dx + reading[0], spec.back_offset.dy + reading[1]), W, H)
+        nx, ny = fixed.back_trim(slot).centre
+        assert (nx + e[0], ny + e[1]) == pytest.approx(seen, abs=1e-9)
+
+
+def test_back_scale_numbers_every_mm_never_touch_the_lines_ticks_or_each_other():
+    from PIL import ImageFont
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from pipeline.render.calibration import TICK_LABEL_SIZE, scale_labels, scale_ticks
+    from pipeline.render.fonts import _font_files
+
+    cx, cy, one = 300.0, 400.0, mm_to_pt(1)
+    labels = scale_labels(cx, cy)
+    assert sorted(label.text for label in labels) == sorted([f"{s}{k}" for s in "+-" for k in range(1, 6)] * 2)
+    # the x scale's +3 is centred on its tick, 0.6 pt beyond the 4 pt long ±5 mm ticks
+    assert ("+3", pytest.approx(cx + 3 * one), cy + 4.6, "centre") in [(l.text, l.x, l.y, l.align) for l in labels]
+    # ink boxes measured from the font file itself (Pillow), not from the module's constant
+    ttf = ImageFont.truetype(_font_files()["regular"], 1000)
+    regular = face("regular")
+    boxes = []
+    for label in labels:
+        _, top, _, bottom = ttf.getbbox(label.text, anchor="ls")
+        w = stringWidth(label.text, regular.name, TICK_LABEL_SIZE)
+        x0 = {"left": label.x, "right": label.x - w, "centre": label.x - w / 2}[label.align]
+        boxes.append((label.text, (x0, label.y - bottom / 1000 * TICK_LABEL_SIZE, x0 + w, label.y - top / 1000 * TICK_LABEL_SIZE)))
+
+    def crosses(a, b):
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+    stroke = 0.15  # half the 0.3 pt line weight
+    ink = marks.crosshair(cx, cy, mm_to_pt(10)) + scale_ticks(cx, cy)
+    assert len(ink) == 2 + 20
+    lines = [(min(s.x0, s.x1) - stroke, min(s.y0, s.y1) - stroke, max(s.x0, s.x1) + stroke, max(s.y0, s.y1) + stroke) for s in ink]
+    for i, (text, a) in enumerate(boxes):
+        for line in lines:
+            assert not crosses(a, line), (text, a, line)
+        for other, b in boxes[i + 1:]:
+            assert not crosses(a, b), (text, other)
+    # each number is next to its own tick: +k of the y scale stands on y = cy + k mm
+    ys = sorted(label.y for label in labels if label.text.startswith("+") and label.align == "right")
+    assert ys == pytest.approx([cy + k * one - 0.68 * TICK_LABEL_SIZE / 2 for k in range(1, 6)])
+    # and every tick points away from the other scale's quadrant: + x ticks up, + y ticks left
+    assert marks.Segment(cx + one, cy, cx + one, cy + 2.0) in ink and marks.Segment(cx, cy + one, cx - 2.0, cy + one) in ink
+    assert marks.Segment(cx - 5 * one, cy, cx - 5 * one, cy - 4.0) in ink
+
+
+def test_calibration_pdf_carries_the_numbers_and_the_instructions(pdfs, tmp_path):
+    res = impose(pdfs["fronts"], pdfs["backs"], None, "letter", [(0, 0, 1)], tmp_path, "demo")
+    doc = pdfium.PdfDocument(str(res.calibration))
+    front, back = (" ".join(doc[i].get_textpage().get_text_range().split()) for i in range(2))
+    assert "DUPLEX CALIBRATION, FRONT. 1. Print this sheet duplex (long-edge flip)" in front
+    assert "+1" not in front.replace("+1.", "")  # no scale on the front
+    assert "DUPLEX CALIBRATION, BACK, printed with back offset +0.00, +0.00 mm." in back
+    assert "--back-offset 1.50mm,-0.50mm" in back
+    tokens = back.split()
+    for k in range(1, 6):  # every tick numbered, on both scales of each of the 4 cross-hairs
+        assert tokens.count(f"+{k}") == tokens.count(f"-{k}") == 8
+    assert not [f for f in res.findings if f.code in ("IM005", "IM006")]
+
+
+def test_a_back_offset_over_5mm_is_probably_a_typo(pdfs, tmp_path):
+    spec = get_sheet("letter")
+    fine = impose(pdfs["fronts"], pdfs["backs"], None, spec.with_back_offset(mm_to_pt(5), mm_to_pt(-5)), [(0, 0, 1)], tmp_path / "a", "demo")
+    assert [f.code for f in fine.findings if f.code == "IM005"] == []  # 5 mm is the scale's reach: no warning
+    res = impose(pdfs["fronts"], pdfs["backs"], None, spec.with_back_offset(mm_to_pt(15), 0.0), [(0, 0, 1)], tmp_path / "b", "demo")
+    [f] = [f for f in res.findings if f.code == "IM005"]
+    assert (f.name, f.severity.value) == ("large-back-offset", "warning")
+    assert f.message == ("the back offset +15.00, +0.00 mm is larger than 5 mm: probably a typo "
+                         "(the calibration scale reads ±5 mm)")
+    assert f.location.file == str(res.backs)

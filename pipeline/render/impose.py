@@ -6,7 +6,8 @@ copies to print. Outputs, in ``out_dir``:
 
 - ``<game>-<sheet>-fronts.pdf``, ``-backs.pdf``, ``-braille.pdf``: one page per press sheet;
   the braille sheets carry the braille pages at exactly the fronts' positions;
-- ``<game>-<sheet>-duplex-calibration.pdf``: a two-page (front, back) sheet of cross-hairs;
+- ``<game>-<sheet>-duplex-calibration.pdf``: a two-page (front, back) sheet of cross-hairs, the
+  back's numbered in mm, with printed instructions (:mod:`pipeline.render.calibration`);
 - ``<game>-<sheet>-imposition.json``: every placed card's trim box on each sheet (pt).
 
 How a card is placed: each unique source page becomes one Form XObject (its content
@@ -38,6 +39,7 @@ from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.fsutil import write_bytes, write_text
 from pipeline.render import marks
+from pipeline.render.calibration import SCALE_MM, plan_notes, write_calibration
 from pipeline.render.formpages import CardPages, PageBoxes
 from pipeline.render.pdfx import PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
@@ -89,6 +91,37 @@ NOT_PDFX = declare(
     Passes: the PDF/X-1a print PDFs of ``deckpress render``.
     """,
 )
+
+LARGE_BACK_OFFSET = declare(
+    "IM005",
+    "large-back-offset",
+    Severity.warning,
+    """The back offset is larger than 5 mm on one axis: probably a typo (a sign, or cm for mm).
+
+    The calibration sheet's scale reads ±5 mm; a press that misregisters more than that
+    has a feed or flip problem an offset should not hide, and a large offset pushes the
+    back's crop marks off the sheet.
+
+    Fails: ``--back-offset 15mm,0mm`` (meant 1.5 mm).
+    Passes: ``--back-offset 1.5mm,-0.5mm``.
+    """,
+)
+NOTES_CUT = declare(
+    "IM006",
+    "calibration-notes-cut",
+    Severity.warning,
+    """The duplex calibration sheet's margins cannot hold all its printed instructions at 6 pt.
+
+    The instructions sit outside the cards (side, top and bottom margins, clear of the
+    marks); what does not fit is left out, so the sheet reads incompletely.
+
+    Fails: a sheet preset with ``margin: 0.1in`` (no lane wide enough for a 6 pt line).
+    Passes: every shipped preset (letter, a4, tabloid, 12x18, sra3).
+    """,
+)
+
+#: Back offset beyond which IM005 warns, mm on either axis: the calibration scale's reach.
+LARGE_OFFSET_MM = float(SCALE_MM)
 
 SIDES = ("front", "back", "braille")
 
@@ -297,39 +330,6 @@ def _check_pages(source: CardPages, reference: PageBoxes, used: set[int], findin
                 where, "render every card PDF with the same card layout"))
 
 
-def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "") -> Path:
-    """A duplex calibration sheet: page 1 (front) and page 2 (back), crop marks and cross-hairs.
-
-    The front has a 10 mm cross-hair at each slot's trim centre; the back has one at each
-    slot's back trim centre (mirrored for the flip, back offset applied) carrying a scale
-    of 1 mm ticks to ±5 mm. Printed duplex and held to the light, the front cross-hair
-    reads the press's front/back misregistration in mm on the back's scale.
-    """
-    spec = grid.spec
-    buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, initialFontName=font, initialFontSize=spec.slug.size)
-    arm = mm_to_pt(10)
-    for side in ("front", "back"):
-        canvas.setTrimBox((0, 0, grid.width, grid.height))
-        canvas.setBleedBox((0, 0, grid.width, grid.height))
-        bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
-        trims = [grid.trim_of(b) for b in bleds]
-        segs = marks.crop_marks(trims, bleds, grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
-        for t in trims:
-            segs += marks.crosshair(*t.centre, arm, ticks_mm=5 if side == "back" else 0)
-        marks.draw_segments(canvas, segs, spec.crop_marks.weight)
-        for t in marks.registration_targets(grid, side, spec.registration.radius):
-            marks.draw_target(canvas, t, spec.registration.weight)
-        off = spec.back_offset
-        text = (f"duplex calibration · {side} · {spec.name} {grid.orientation} · {spec.flip} flip · back offset "
-                f"{pt_to_mm(off.dx):+.2f}, {pt_to_mm(off.dy):+.2f} mm")
-        x, y, size = marks.slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap)
-        marks.draw_text(canvas, text, x, y, size, font)
-        canvas.showPage()
-    canvas.save()
-    return finish(buf.getvalue(), path, title or f"duplex calibration ({spec.name})", ["front", "back"])
-
-
 def impose(
     fronts_pdf: str | Path,
     backs_pdf: str | Path | None,
@@ -351,7 +351,8 @@ def impose(
     from the fronts'. Given ``front_ids`` (the deck's card ids in order) and ``back_ids``
     (its class ids), the fronts and braille layer, and the backs, must match them page for
     page (:func:`check_page_ids`; :class:`StaleCardPdfError` otherwise). Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
-    IM003 (page without TrimBox), IM004 (sources not PDF/X-1a, so neither are the sheets).
+    IM003 (page without TrimBox), IM004 (sources not PDF/X-1a, so neither are the sheets),
+    IM005 (back offset over 5 mm on an axis), IM006 (calibration instructions cut for want of margin).
     """
     from pipeline.render.fonts import face
 
@@ -401,6 +402,19 @@ def impose(
     if braille is not None:
         findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font)
     calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})")
+    for side in ("front", "back"):
+        left_over = plan_notes(grid, side, font).left_over
+        if left_over:
+            findings.append(NOTES_CUT.finding(
+                f"the {side} of the {spec.name} calibration sheet has no room for the end of its instructions: "
+                f"{left_over[:60]}{' …' if len(left_over) > 60 else ''}", Location(str(calibration)),
+                "widen the sheet margin or choose a larger sheet; the README explains how to read the sheet"))
+    dx_mm, dy_mm = pt_to_mm(spec.back_offset.dx), pt_to_mm(spec.back_offset.dy)
+    if max(abs(dx_mm), abs(dy_mm)) > LARGE_OFFSET_MM + 1e-9:
+        findings.append(LARGE_BACK_OFFSET.finding(
+            f"the back offset {dx_mm:+.2f}, {dy_mm:+.2f} mm is larger than {LARGE_OFFSET_MM:g} mm: probably a typo "
+            f"(the calibration scale reads ±{SCALE_MM} mm)", Location(str(paths["back"] if backs is not None else calibration)),
+            "check the sign and the unit of --back-offset (mm, not cm); read it again from the calibration sheet"))
 
     for side in ("front", "back") if backs is not None else ("front",):
         bleds = [grid.side_bled(side, k) for k in range(grid.per_sheet)]
