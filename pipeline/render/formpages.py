@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from pypdf import PageObject, PdfReader, PdfWriter
 from pypdf.errors import PyPdfError
 from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, RectangleObject, StreamObject
 
-from pipeline.render.sheets import Rect
+from pipeline.render.sheets import ImpositionError, Rect
 
 
 class CardPdfError(ValueError):
@@ -125,3 +126,56 @@ class CardPages:
         joined.set_data(content.get_data() if content is not None else b"")
         # pypdf has no public call that adds a new (not cloned) indirect object to a writer
         return writer._add_object(joined.flate_encode()).get_object()
+
+
+class StaleCardPdfError(ImpositionError):
+    """A card PDF does not match the data: its pages are other cards (or classes) than the deck's, in order."""
+
+
+#: How each role's PDF is named in messages, what its pages hold, and which command writes it.
+_ROLES = {
+    "front": ("fronts PDF", "cards", "deckpress build or deckpress render"),
+    "back": ("backs PDF", "classes", "deckpress build or deckpress render"),
+    "braille": ("braille layer", "cards", "deckpress build or deckpress uv"),
+}
+
+
+def page_labels(source: CardPages) -> list[str] | None:
+    """The page labels of a card PDF (deckpress writes the card or class id of every page,
+    :func:`pipeline.render.pdfx.finish`), or None when the PDF has no ``/PageLabels``."""
+    if "/PageLabels" not in source.reader.root_object:
+        return None
+    return list(source.reader.page_labels)
+
+
+def _first(ids: Sequence[str], n: int = 5) -> str:
+    return ", ".join(ids[:n]) + (" …" if len(ids) > n else "")
+
+
+def check_page_ids(source: CardPages, ids: Sequence[str]) -> None:
+    """Refuse a card PDF that is out of date against the data.
+
+    ``ids`` are the card ids (fronts, braille layer) or class ids (backs) the data has, in
+    page order. A PDF with page labels must carry exactly these labels in this order; one
+    without labels (not written by deckpress) must at least have one page per id. Raises
+    :class:`StaleCardPdfError` saying how the PDF and the data differ and what to run.
+    """
+    name, what, command = _ROLES.get(source.role, (f"{source.role} PDF", "pages", "deckpress build"))
+    labels = page_labels(source)
+    count = len(source.pages)
+    head = f"the {name} {source.path} is out of date"
+    tail = f"; run {command} first"
+    if count != len(ids):
+        detail = ""
+        if labels is not None:
+            have, want = set(labels), set(ids)
+            gone = [label for label in labels if label not in want]
+            new = [i for i in ids if i not in have]
+            parts = ([f"pages for {what} no longer in the data: {_first(gone)}"] if gone else []) + \
+                    ([f"no page for {_first(new)}"] if new else [])
+            detail = f" ({'; '.join(parts)})" if parts else ""
+        raise StaleCardPdfError(f"{head}: it has {count} pages, the data {len(ids)} {what}{detail}{tail}")
+    if labels is not None:
+        for number, (label, wanted) in enumerate(zip(labels, ids), 1):
+            if label != wanted:
+                raise StaleCardPdfError(f"{head}: page {number} is {label!r}, the data has {wanted!r} there{tail}")

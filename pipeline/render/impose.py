@@ -36,11 +36,11 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.findings import Finding, Location, Severity
 from engine.registry import declare
-from engine.units import mm_to_pt, pt_to_mm
+from engine.units import pt_to_mm
 from pipeline.fsutil import write_bytes, write_text
 from pipeline.render import marks
 from pipeline.render.calibration import SCALE_MM, plan_notes, write_calibration
-from pipeline.render.formpages import CardPages, PageBoxes
+from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
 from pipeline.render.pdfx import PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
 
@@ -173,59 +173,6 @@ class ImposeResult:
     def paths(self) -> tuple[Path, ...]:
         """Every file written."""
         return tuple(p for p in (self.fronts, self.backs, self.braille, self.calibration, self.imposition_map) if p is not None)
-
-
-class StaleCardPdfError(ImpositionError):
-    """A card PDF does not match the data: its pages are other cards (or classes) than the deck's, in order."""
-
-
-#: How each role's PDF is named in messages, what its pages hold, and which command writes it.
-_ROLES = {
-    "front": ("fronts PDF", "cards", "deckpress build or deckpress render"),
-    "back": ("backs PDF", "classes", "deckpress build or deckpress render"),
-    "braille": ("braille layer", "cards", "deckpress build or deckpress uv"),
-}
-
-
-def page_labels(source: CardPages) -> list[str] | None:
-    """The page labels of a card PDF (deckpress writes the card or class id of every page,
-    :func:`pipeline.render.pdfx.finish`), or None when the PDF has no ``/PageLabels``."""
-    if "/PageLabels" not in source.reader.root_object:
-        return None
-    return list(source.reader.page_labels)
-
-
-def _first(ids: Sequence[str], n: int = 5) -> str:
-    return ", ".join(ids[:n]) + (" …" if len(ids) > n else "")
-
-
-def check_page_ids(source: CardPages, ids: Sequence[str]) -> None:
-    """Refuse a card PDF that is out of date against the data.
-
-    ``ids`` are the card ids (fronts, braille layer) or class ids (backs) the data has, in
-    page order. A PDF with page labels must carry exactly these labels in this order; one
-    without labels (not written by deckpress) must at least have one page per id. Raises
-    :class:`StaleCardPdfError` saying how the PDF and the data differ and what to run.
-    """
-    name, what, command = _ROLES.get(source.role, (f"{source.role} PDF", "pages", "deckpress build"))
-    labels = page_labels(source)
-    count = len(source.pages)
-    head = f"the {name} {source.path} is out of date"
-    tail = f"; run {command} first"
-    if count != len(ids):
-        detail = ""
-        if labels is not None:
-            have, want = set(labels), set(ids)
-            gone = [label for label in labels if label not in want]
-            new = [i for i in ids if i not in have]
-            parts = ([f"pages for {what} no longer in the data: {_first(gone)}"] if gone else []) + \
-                    ([f"no page for {_first(new)}"] if new else [])
-            detail = f" ({'; '.join(parts)})" if parts else ""
-        raise StaleCardPdfError(f"{head}: it has {count} pages, the data {len(ids)} {what}{detail}{tail}")
-    if labels is not None:
-        for number, (label, wanted) in enumerate(zip(labels, ids), 1):
-            if label != wanted:
-                raise StaleCardPdfError(f"{head}: page {number} is {label!r}, the data has {wanted!r} there{tail}")
 
 
 def deck_copies(deck, front_pages: Sequence[str], back_pages: Sequence[str]) -> list[tuple[int, int, int]]:
