@@ -7,6 +7,9 @@ only paints it (``/Front3 Do``) and whose MediaBox is the same BleedBox. Merging
 stub with ``PageObject.merge_transformed_page`` costs a few operators, pypdf clips
 it to the stub's box (the bleed is kept, nothing spills beyond it), and the card's
 content is stored once in the output however many copies print.
+
+Also here: :func:`check_page_ids`, which refuses a card PDF whose page labels (the card
+or class ids deckpress writes) no longer match the data.
 """
 
 from __future__ import annotations
