@@ -253,7 +253,9 @@ def deck_findings(deck: Deck) -> list[Finding]:
     braille stage's power encoder; located findings, unsorted."""
     from engine.registry import CheckContext, run_checks
     from pipeline.braille.power import PowerEncoding
+    from pipeline.stages import import_stage_modules
 
+    import_stage_modules()  # every stage's codes registered, so a card's ignore: entries are known (DQ005)
     return run_checks(deck, CheckContext(power_encoder=PowerEncoding(deck.game.power, deck.game.braille.grade)))
 
 

@@ -153,7 +153,8 @@ def stage_impose(job: Job) -> list[Finding]:
     copies = deck_copies(job.deck, fronts.pages, backs.pages)
     findings: list[Finding] = []
     for paper in job.settings.papers:
-        result = impose(fronts.path, backs.path, job.products["braille_layer"], paper, copies, job.folder("sheets"), job.game_id)
+        result = impose(fronts.path, backs.path, job.products["braille_layer"], paper, copies, job.folder("sheets"), job.game_id,
+                        front_ids=fronts.pages, back_ids=backs.pages)
         findings += result.findings
     return findings
 
