@@ -19,12 +19,12 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, field_validator
 
 from engine.findings import Location
+from engine.paths import SLUG
 from engine.units import parse_length
 
 #: A length written with its unit in the data ("3in", "6.2mm"); stored in pt.
 Length = Annotated[float, BeforeValidator(parse_length)]
 
-_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
 
@@ -34,7 +34,7 @@ def slug(value: str, example: str) -> str:
     Ids become file and URL names (``output/<game id>/``, ``cards/<card id>.html``), so
     a slug keeps them inside their folder: ``../victim`` is refused.
     """
-    if not _SLUG.match(value):
+    if not SLUG.match(value):
         raise ValueError(f"expected a lowercase slug such as {example!r}, got {value!r}")
     return value
 

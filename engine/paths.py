@@ -5,9 +5,13 @@ Kept apart from the loader so that finding games costs no import of the data mod
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 GAME_FILE = "game.yaml"
+#: Ids (game, class, die, card) are lowercase slugs: they name files, folders and URLs,
+#: so a slug keeps them inside their folder (``../victim`` is not one).
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 CARDS_FILE = "cards.yaml"
 
 

@@ -30,7 +30,7 @@ from engine.findings import Finding, Location, Severity, counts
 from pipeline.fsutil import staging_writes, write_text
 from pipeline.manifest import MANIFEST, build_key, file_entries, game_id_of, is_current, versions
 from pipeline.outputdir import OutputLock, commit, probe_writable
-from pipeline.stages import FOLDERS, PREFLIGHT, SEQUENTIAL, STAGES, Job, branches, import_stage_modules, stages_to_run
+from pipeline.stages import FOLDERS, SEQUENTIAL, STAGES, Job, branches, import_stage_modules, stages_to_run
 
 PAPERS = ("letter", "a4", "tabloid", "12x18", "sra3")
 
@@ -187,22 +187,30 @@ def _keep_other_outputs(final: Path, staging: Path, running: list[str]) -> None:
 
 def _run_stages(job: Job, game_id: str, report: Callable[[str, str], None]) -> list[Finding] | None:
     """Run the selected stages into ``job`` (findings collected on it). Returns None when the
-    preflight stages found errors that stop the game before anything is drawn."""
+    preflight stages found errors that stop the game before anything is drawn.
+
+    The preflight stages (checks, braille layout, print) all run before that decision, so a
+    designer sees every error they raise at once, as ``deckpress check`` shows them.
+    """
     from engine.registry import Selection, filter_findings
+    from pipeline.render.deck_pdf import UnknownClassError
 
     settings, deck = job.settings, job.deck
-    selection = Selection(settings.select, settings.ignore)
+    keep = Selection(settings.select, settings.ignore)  # and every card's own ignore: list
     names = stages_to_run(settings.only)
+    drawable = True
     for name in [n for n in names if n in SEQUENTIAL]:
-        fn = dict(STAGES)[name]
         report(game_id, name)
-        job.findings += filter_findings(fn(job), selection, deck) if name != "checks" else fn(job)
-        if name in PREFLIGHT and _has_errors(job.findings, settings.strict) and not settings.force:
-            return None
+        try:
+            job.findings += filter_findings(dict(STAGES)[name](job), keep, deck)
+        except UnknownClassError:
+            drawable = False  # the checks' CP008 finding names the card; nothing can be drawn for it
+    if not drawable or (_has_errors(job.findings, settings.strict) and not settings.force):
+        return None
     groups = branches(names)
     for name in (n for g in groups for n in g):
         report(game_id, name)
-    job.findings += filter_findings(run_branches(job, groups), selection, deck)
+    job.findings += filter_findings(run_branches(job, groups), keep, deck)
     return job.findings
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
+import os
 import platform
 import re
 from functools import lru_cache
@@ -23,11 +24,11 @@ from pathlib import Path
 
 import yaml
 
+from engine.paths import SLUG
+
 ROOT = Path(__file__).resolve().parent.parent
 CODE_DIRS = (ROOT / "engine", ROOT / "pipeline", ROOT / "templates")
-LIBRARIES = ("pydantic", "PyYAML", "typer", "rich", "reportlab", "pypdf", "pikepdf", "qrcode", "pypdfium2", "zxing-cpp", "Pillow", "jinja2", "lxml", "fontpkg-atkinson-hyperlegible")
 MANIFEST = "manifest.json"
-_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")  # as engine.model's ids (kept here: no model import)
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when available: 10x faster
 
 
@@ -54,8 +55,17 @@ def liblouis_version() -> str:
 def versions() -> dict[str, str]:
     """deckpress, Python, liblouis and library versions, for the manifest and the build key."""
     out = {"deckpress": _version("deckpress"), "python": platform.python_version(), "liblouis": liblouis_version()}
-    out.update({name: _version(name) for name in LIBRARIES})
+    out.update({name: _version(name) for name in libraries()})
     return out
+
+
+def libraries() -> list[str]:
+    """The distributions deckpress runs on: its declared dependencies (not the test extras)."""
+    try:
+        requires = importlib.metadata.requires("deckpress") or []
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    return sorted({re.match(r"[A-Za-z0-9_.-]+", r).group(0) for r in requires if "extra ==" not in r})
 
 
 def _version(dist: str) -> str:
@@ -74,7 +84,7 @@ def game_id_of(game_dir: Path) -> str | None:
     game_id = data.get("id") if isinstance(data, dict) else None
     # Only a slug may become a folder name under --out (``../victim`` must not); the loader
     # reports any other id properly.
-    return game_id if isinstance(game_id, str) and _SLUG.match(game_id) else None
+    return game_id if isinstance(game_id, str) and SLUG.match(game_id) else None
 
 
 def game_sources(game_dir: Path) -> list[Path]:
@@ -101,9 +111,13 @@ def game_sources(game_dir: Path) -> list[Path]:
 def build_key(game_dir: Path, settings: dict) -> str:
     """sha256 over data, templates, code, versions and settings (see module docs)."""
     digest = hashlib.sha256()
-    files = game_sources(game_dir) + sorted(p for d in CODE_DIRS for p in d.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
-    for path in files:
-        digest.update(str(path.relative_to(path.anchor)).encode())
+    # Names relative to the game's parent folder and to the repository, so the same data
+    # and code give the same key (and manifest) in any clone.
+    game_parent = game_dir.resolve().parent
+    named = [(os.path.relpath(p, game_parent), p) for p in game_sources(game_dir)]
+    named += [(os.path.relpath(p, ROOT), p) for p in sorted(p for d in CODE_DIRS for p in d.rglob("*") if p.is_file() and "__pycache__" not in p.parts)]
+    for name, path in named:
+        digest.update(name.encode())
         digest.update(path.read_bytes())
     digest.update(json.dumps(settings, sort_keys=True).encode())
     digest.update(json.dumps(versions(), sort_keys=True).encode())
@@ -129,14 +143,15 @@ def read_manifest(folder: Path) -> dict | None:
 
 def is_current(folder: Path, key: str) -> dict | None:
     """The previous manifest when its build key equals ``key`` and every listed file is there
-    with its recorded size; otherwise None (the game must be rebuilt)."""
+    with its recorded size and sha256 (a stand-alone command may have rewritten one in place);
+    otherwise None (the game must be rebuilt)."""
     manifest = read_manifest(folder)
     if not manifest or manifest.get("build_key") != key:
         return None
     for entry in manifest.get("files", []):
         path = folder / entry["path"]
         try:
-            if path.stat().st_size != entry["bytes"]:
+            if path.stat().st_size != entry["bytes"] or sha256_file(path) != entry["sha256"]:
                 return None
         except OSError:
             return None

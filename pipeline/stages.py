@@ -89,14 +89,17 @@ def stage_checks(job: Job) -> list[Finding]:
 
 
 def stage_braille(job: Job) -> list[Finding]:
-    """Lay out every card's braille block (the cells all braille outputs are drawn from)."""
-    from pipeline.braille.geometry import get_profile
-    from pipeline.braille.layout import layout_deck
+    """Lay out every card's braille block (the cells all braille outputs are drawn from).
 
-    profile = get_profile(job.settings.geometry or job.deck.game.braille.geometry)
-    blocks, findings = layout_deck(job.deck, profile=profile)
-    job.products["blocks"] = blocks
-    return list(findings)
+    The profile comes from :func:`profile_for` (``--geometry``, else the game's; BR005
+    for an unknown game profile) and is kept as ``products["profile"]`` for later stages.
+    """
+    from pipeline.braille.layout import layout_deck, profile_for
+
+    profile, findings = profile_for(job.deck.game, job.settings.geometry)
+    blocks, layout_findings = layout_deck(job.deck, profile=profile)
+    job.products["blocks"], job.products["profile"] = blocks, profile
+    return findings + list(layout_findings)
 
 
 def stage_dice(job: Job) -> list[Finding]:
@@ -110,11 +113,18 @@ def stage_dice(job: Job) -> list[Finding]:
 
 
 def stage_print(job: Job) -> list[Finding]:
-    """The print PDFs: one front per unique card, one back per class (PDF/X-1a, CMYK, 3×5 in + bleed)."""
-    from pipeline.render.deck_pdf import render_backs, render_fronts
+    """The print PDFs: one front per unique card, one back per class (PDF/X-1a, CMYK, 3×5 in + bleed).
+
+    A game whose card size has no layout gets the PR007 finding and nothing is drawn
+    (no ``fronts``/``backs`` products: the error stops the build before later stages).
+    """
+    from pipeline.render.deck_pdf import NoCardLayout, render_backs, render_fronts
 
     gid = job.game_id
-    fronts = render_fronts(job.deck, job.path("print", f"{gid}-fronts.pdf"))
+    try:
+        fronts = render_fronts(job.deck, job.path("print", f"{gid}-fronts.pdf"))
+    except NoCardLayout as exc:
+        return [exc.finding]
     backs = render_backs(job.deck, job.path("print", f"{gid}-backs.pdf"))
     job.products["fronts"], job.products["backs"] = fronts, backs
     return list(fronts.findings) + list(backs.findings)
@@ -200,12 +210,10 @@ STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("proof", stage_proof),
 )
 
-#: Stages run one after another in the game's process; every later stage runs in a
-#: branch (a chain of stages that need each other), and branches run in parallel processes.
+#: The preflight, run one after another in the game's process: all three run, then their
+#: errors stop the game before any later stage (``deckpress check`` runs the same three).
+#: Every later stage runs in a chain (stages that need each other), chains in parallel processes.
 SEQUENTIAL = ("checks", "braille", "print")
-
-#: Stages whose findings are known before anything is written: errors here stop the game early.
-PREFLIGHT = ("checks", "braille", "print")
 
 #: The folder each stage writes in the game's output (``--only`` keeps the others' folders).
 FOLDERS: dict[str, str] = {

@@ -221,3 +221,39 @@ def test_a_game_id_that_is_no_slug_never_names_an_output_folder(tmp_path, game_c
     assert result.exit_code == 1 and "expected a lowercase slug" in result.output
     assert (tmp_path / "victim" / "notes.txt").read_text() == "keep me"
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".deckpress.lock", "report.json"]
+
+
+def test_build_reports_every_preflight_error_at_once(tmp_path, game_copy):
+    """Like deckpress check: a power outside the scheme (PW001, BR004) and a name too long for
+    its box at 18 pt (PR001) are reported together, and nothing is written."""
+    game = game_copy("mini")
+    text = (game / "cards.yaml").read_text().replace("power: 5", "power: 12")
+    text = text.replace("name: Ember Ranger", "name: Ember Ranger of the Far Northern Volcanic Wastes")
+    (game / "cards.yaml").write_text(text)
+    (outcome,) = run_build([str(game)], BuildSettings(out_dir=str(tmp_path / "out")))
+    assert outcome.status == "stopped"
+    assert {"PW001", "BR004", "PR001"} <= {f.code for f in outcome.findings}
+    assert not (tmp_path / "out" / "mini").exists()
+
+
+def test_build_key_is_the_same_in_any_folder(tmp_path):
+    import shutil
+
+    from pipeline.manifest import build_key
+
+    for name in ("a", "b"):
+        shutil.copytree(ROOT / "tests/fixtures/games", tmp_path / name)
+    assert build_key(tmp_path / "a" / "mini-plus", {}) == build_key(tmp_path / "b" / "mini-plus", {})
+
+
+def test_a_file_rewritten_in_place_is_noticed(tmp_path):
+    """Same size, other bytes (as a stand-alone command can leave it): the next build rebuilds."""
+    game = str(ROOT / "tests/fixtures/games/mini")
+    settings = BuildSettings(out_dir=str(tmp_path), only=("emboss",))
+    run_build([game], settings)
+    brf = next((tmp_path / "mini" / "emboss").glob("*.brf"))
+    data = bytearray(brf.read_bytes())
+    data[0] = ord("A") if data[0] != ord("A") else ord("B")
+    brf.write_bytes(bytes(data))
+    (again,) = run_build([game], settings)
+    assert again.status == "built"
