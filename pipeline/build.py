@@ -37,12 +37,14 @@ PAPERS = ("letter", "a4", "tabloid", "12x18", "sra3")
 
 @dataclass(frozen=True)
 class BuildSettings:
-    """What the user chose. ``only`` limits the stages (None = all); ``papers`` are press-sheet sizes."""
+    """What the user chose. ``only`` limits the stages (None = all); ``papers`` are press-sheet sizes;
+    ``back_offset`` is the duplex backs' shift (dx, dy) with units, from the calibration sheet."""
 
     out_dir: str = "output"
     papers: tuple[str, ...] = ("letter", "12x18")
     profile: str = "card-3x5"
     spot: str = "Braille"
+    back_offset: tuple[str, str] = ("0mm", "0mm")
     geometry: str | None = None
     strict: bool = False
     force: bool = False

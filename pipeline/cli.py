@@ -21,7 +21,7 @@ from engine.findings import Finding, Severity, exit_code, render_json, render_te
 
 if TYPE_CHECKING:
     from engine.model import Deck
-from engine.registry import RULES, CheckContext, Selection, filter_findings, run_checks
+from engine.registry import RULES, Selection, filter_findings
 
 app = typer.Typer(
     name="deckpress",
@@ -115,15 +115,6 @@ def load_or_exit(game_dir: Path, fmt: Format) -> Deck:
     except DataError as exc:
         print_findings(exc.findings, fmt)
         raise typer.Exit(2 if exc.unreadable else 1) from None
-
-
-def power_encoder_for(deck: Deck):
-    """The braille stage's power encoder for the deck's game, or None before that stage exists."""
-    try:
-        from pipeline.braille.power import PowerEncoding
-    except ImportError:
-        return None
-    return PowerEncoding(deck.game.power)
 
 
 def rulebook_or_exit(path: Path | None):
@@ -229,6 +220,7 @@ def build(
     paper: Annotated[Optional[list[str]], typer.Option(help="Press sheet sizes for imposition: letter, a4, tabloid, 12x18, sra3 (repeatable).")] = None,
     profile: Annotated[str, typer.Option(help="Embosser profile for BRF/PEF (see templates/embossers/).")] = "card-3x5",
     spot: Annotated[str, typer.Option(help="Spot colour name of the UV braille layer (RDG_GLOSS for Roland, 'Spot 1' for Arizona).")] = "Braille",
+    back_offset: Annotated[str, typer.Option(help="Shift of the duplex backs as 'dx,dy' with units, read off the calibration sheet (x right, y up as the back is seen).")] = "0mm,0mm",
     geometry: Annotated[Optional[str], typer.Option(help="Braille dot geometry: spec800, ada-signage, marburg-medium, california (default: the game's).")] = None,
     strict: Annotated[bool, typer.Option(help="Warnings stop the build and fail it, like errors.")] = False,
     force: Annotated[bool, typer.Option(help="Write outputs even when error findings stand (recorded in the manifest).")] = False,
@@ -261,7 +253,19 @@ def build(
     if rulebook is not None and not rulebook.is_file():
         err.print(f"deckpress: cannot read rulebook {rulebook}", markup=False)
         raise typer.Exit(2)
+    from engine.units import parse_length
+
+    offset = tuple(v.strip() for v in back_offset.split(","))
+    try:
+        if len(offset) != 2:
+            raise ValueError(back_offset)
+        for v in offset:
+            parse_length(v)
+    except ValueError:
+        err.print(f"deckpress: --back-offset expects 'dx,dy' with units such as '0.5mm,-1mm', got {back_offset!r}", markup=False)
+        raise typer.Exit(2) from None
     settings = BuildSettings(
+        back_offset=offset,
         out_dir=str(out_dir),
         papers=tuple(split_codes(paper)) or BuildSettings.papers,
         profile=profile,
@@ -317,14 +321,13 @@ def emboss(
 
     Example: [bold]deckpress emboss carddata/apprentice --profile index-everest-d --layout sheet[/bold]
     """
-    from pipeline.braille.geometry import get_profile
     from pipeline.braille.layout import layout_deck
     from pipeline.emboss.profiles import EmbossError
     from pipeline.emboss.write import FORMATS, write_embosser_files
     from pipeline.fsutil import OutputError
 
     deck = load_or_exit(game_dir, Format.text)
-    blocks, braille_findings = layout_deck(deck, profile=get_profile(deck.game.braille.geometry))
+    blocks, braille_findings = layout_deck(deck)  # the game's profile; BR005 when unknown
     formats = FORMATS if format is EmbossFileFormat.both else (format.value,)
     target = out_dir or Path("output") / deck.game.id / "emboss"
     try:
@@ -425,22 +428,22 @@ def render_cmd(
 
 
 def _proof_folder(game_dir: Path, out_dir: Path | None) -> Path:
-    """``--out`` or ``output/proofs/<game id>`` (the game folder's name when game.yaml does not load)."""
+    """``--out`` or ``output/<game id>/proofs`` (the game folder's name when game.yaml does not load)."""
     from engine.load import DataError
 
     if out_dir is not None:
         return out_dir
     try:
-        return Path("output") / "proofs" / load_game(game_dir).game.id
+        return Path("output") / load_game(game_dir).game.id / "proofs"
     except DataError:
-        return Path("output") / "proofs" / game_dir.name
+        return Path("output") / game_dir.name / "proofs"
 
 
 @app.command("proof")
 def proof_cmd(
     game_dir: Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")],
     card: Annotated[Optional[list[str]], typer.Option("--card", help="Proof only this card id (repeatable). Default: every card, the backs and the contact sheet.")] = None,
-    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default: output/proofs/<game id>).")] = None,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default: output/<game id>/proofs, where the build puts them).")] = None,
     dpi: Annotated[int, typer.Option("--dpi", min=36, max=600, help="Resolution of the PNG proofs.")] = 150,
 ) -> None:
     """PNG proofs of card fronts (braille drawn as a dot overlay, provisional cards and placeholder art stamped) and a contact sheet.
@@ -456,7 +459,7 @@ def proof_cmd(
     deck = load_or_exit(game_dir, Format.text)
     if stop := unknown_class_findings(deck, card or None):  # a data error: the CP008 finding, exit 1
         finish_with_findings(deck, stop)
-    folder = out_dir or Path("output") / "proofs" / deck.game.id
+    folder = out_dir or Path("output") / deck.game.id / "proofs"
     try:
         run = proof_cards(deck, card or None, folder, dpi)
     except KeyError as exc:
@@ -476,7 +479,7 @@ def proof_cmd(
 @app.command("watch")
 def watch_cmd(
     game_dir: Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")],
-    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Proof folder (default: output/proofs/<game id>).")] = None,
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Proof folder (default: output/<game id>/proofs).")] = None,
     dpi: Annotated[int, typer.Option("--dpi", min=36, max=600, help="Resolution of the PNG proofs.")] = 150,
 ) -> None:
     """Proof every card, then re-proof the cards whose data, art or templates change, printing new findings as they appear. Ctrl-C stops.
@@ -520,17 +523,26 @@ def uv_cmd(
 
     Example: [bold]deckpress uv carddata/apprentice --spot RDG_GLOSS --fronts output/apprentice/print/apprentice-fronts.pdf[/bold]
     """
-    from pipeline.braille.geometry import get_profile
     from pipeline.braille.layout import layout_deck
     from pipeline.fsutil import OutputError
-    from pipeline.render.formpages import CardPdfError
+    from pipeline.render.formpages import CardPages, CardPdfError
     from pipeline.render.deck_pdf import unknown_class_findings
     from pipeline.render.tactile import TactileError, clearance_findings, merge_spot_plate, render_braille_layer, write_dot_map
 
     deck = load_or_exit(game_dir, Format.text)
     if stop := unknown_class_findings(deck):  # a data error: the CP008 finding, exit 1
         finish_with_findings(deck, stop)
-    blocks, findings = layout_deck(deck, profile=get_profile(deck.game.braille.geometry))
+    if fronts is not None:  # read the fronts PDF before anything is written
+        try:
+            front_pages = len(CardPages(fronts, "fronts").pages)
+        except CardPdfError as exc:
+            err.print(f"deckpress: {exc}", markup=False)
+            raise typer.Exit(2) from None
+        if front_pages != len(deck.cards):
+            err.print(f"deckpress: the fronts PDF {fronts} has {front_pages} pages, the game {len(deck.cards)} unique cards; "
+                      f"render it again (deckpress render {game_dir})", markup=False)
+            raise typer.Exit(2)
+    blocks, findings = layout_deck(deck)  # the game's profile; BR005 when unknown
     folder = out_dir or Path("output") / deck.game.id / "uv"
     gid = deck.game.id
     try:

@@ -257,3 +257,13 @@ def test_a_file_rewritten_in_place_is_noticed(tmp_path):
     brf.write_bytes(bytes(data))
     (again,) = run_build([game], settings)
     assert again.status == "built"
+
+
+def test_back_offset_from_the_calibration_sheet_reaches_the_sheets(tmp_path, mini_dir):
+    result = runner.invoke(app, ["build", str(mini_dir), "--out", str(tmp_path), "--quiet", "--only", "impose", "--paper", "letter", "--back-offset", "1.5mm,-0.5mm"])
+    assert result.exit_code == 0, result.output
+    plan = json.loads((tmp_path / "mini" / "sheets" / "mini-letter-imposition.json").read_text())
+    assert plan["back_offset_mm"] == [1.5, -0.5]
+    assert json.loads((tmp_path / "mini" / "manifest.json").read_text())["settings"]["back_offset"] == ["1.5mm", "-0.5mm"]
+    bad = runner.invoke(app, ["build", str(mini_dir), "--out", str(tmp_path), "--back-offset", "1.5"])
+    assert bad.exit_code == 2 and "--back-offset expects" in bad.output
