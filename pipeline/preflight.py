@@ -23,8 +23,9 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
     """Findings of the engine checks (with ``rulebook`` when given), the braille layout, the
     print stage and the braille/QR clearance, filtered by ``selection`` and the cards' ``ignore:``.
 
-    Writes nothing that outlives the call. Raises what the stages raise for unusable
-    settings (an unknown geometry profile, a layout that does not match the card size).
+    Writes nothing that outlives the call. Bad data gives findings (BR005 for an unknown
+    ``braille.geometry``, PR007 for a card size no layout has); an unknown ``geometry``
+    override raises ValueError, a malformed layout template LayoutError.
     """
     from pipeline.build import BuildSettings
     from pipeline.render.tactile import clearance_findings

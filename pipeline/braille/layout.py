@@ -25,6 +25,7 @@ truncated silently. Renderers draw ``lines[:lines_available]``.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from engine.findings import Finding, Location, Severity
@@ -88,7 +89,9 @@ UNKNOWN_PROFILE = declare(
     Severity.error,
     """The game's ``braille.geometry`` names no known dot geometry profile; spec800 is used instead.
 
-    Fails: ``braille: {geometry: spec-800}``.
+    The finding sits on the ``geometry:`` line and names the closest known profile.
+
+    Fails: ``braille: {geometry: spec-800}`` (did you mean spec800?).
     Passes: ``braille: {geometry: spec800}`` (or ada-signage, marburg-medium, california).
     """,
 )
@@ -280,11 +283,34 @@ def _block(card: Card, game: Game, power: PowerEncoding, cpl: int, lines_availab
     return block
 
 
+def profile_for(game: Game, override: str | None = None) -> tuple[GeometryProfile, list[Finding]]:
+    """The dot geometry profile a build of ``game`` uses, and the findings about the choice.
+
+    ``override`` is a profile name the user gave on the command line (``--geometry``); it
+    wins over the game's ``braille.geometry`` and an unknown one raises ValueError listing
+    the known names (a usage error, not card data). Without it, the game's profile is
+    used; an unknown name there gives a BR005 finding located at the ``geometry:`` field
+    (with the closest known name, if any) and :data:`PROFILES` ``["spec800"]`` instead.
+    This is the one place a geometry name becomes a profile for the stages and commands.
+    """
+    if override is not None:
+        return get_profile(override), []
+    name = game.braille.geometry
+    if name in PROFILES:
+        return PROFILES[name], []
+    close = difflib.get_close_matches(name, list(PROFILES), n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]}? " if close else ""
+    finding = UNKNOWN_PROFILE.finding(
+        f"unknown braille geometry profile {name!r}; known: {', '.join(PROFILES)}; spec800 is used",
+        game.braille.where("geometry"), f"{hint}set braille.geometry to a known profile")
+    return PROFILES["spec800"], [finding]
+
+
 def layout_deck(deck: Deck, layout: CardLayout | None = None, profile: GeometryProfile | None = None) -> tuple[dict[str, BrailleBlock], list[Finding]]:
     """Lay out the braille block of every card of a deck.
 
     ``layout`` defaults to :func:`pipeline.layout.load_layout` (its ``braille`` box, in pt
-    from the trim's top-left); ``profile`` to the game's ``braille.geometry`` profile.
+    from the trim's top-left); ``profile`` to :func:`profile_for` the game (BR005 when unknown).
     Cells per line and lines come from :func:`geometry.capacity` of the box in mm
     (10 × 9 at spec800 on the shipped 3×5 in layout).
 
@@ -296,11 +322,7 @@ def layout_deck(deck: Deck, layout: CardLayout | None = None, profile: GeometryP
     game = deck.game
     findings: list[Finding] = []
     if profile is None:
-        try:
-            profile = get_profile(game.braille.geometry)
-        except ValueError as exc:
-            findings.append(UNKNOWN_PROFILE.finding(str(exc), game.braille.where("geometry"), "set braille.geometry to a known profile"))
-            profile = PROFILES["spec800"]
+        profile, findings = profile_for(game)
     layout = layout or load_layout()
     x, y, width, height = layout.braille.mm()
     cpl, lines_available = capacity(width, height, profile)

@@ -18,9 +18,10 @@ from typing import Iterable
 
 from reportlab.pdfgen.canvas import Canvas
 
-from engine.findings import Finding, Location
+from engine.findings import Finding, Location, Severity
 from engine.model import Deck
-from pipeline.layout import CardLayout, load_layout
+from engine.registry import declare
+from pipeline.layout import LAYOUTS, CardLayout, load_layout
 from pipeline.render import fonts
 from pipeline.render.card import IMAGE_UNREADABLE, PLACEHOLDER_ART, Sheet, draw_back, draw_front
 from pipeline.render.contrast import palette_findings
@@ -29,6 +30,22 @@ from pipeline.render.style import LayoutError, design_for
 
 #: Tolerance when comparing the game's card size with the layout's trim, in pt.
 _SIZE_TOLERANCE = 0.01
+
+NO_CARD_LAYOUT = declare(
+    "PR007",
+    "no-card-layout",
+    Severity.error,
+    """The game's card size (trim and bleed in ``card:``) matches no card layout template, so no card can be drawn.
+
+    The print PDFs are drawn from a layout in templates/layouts/ whose trim and bleed
+    must equal the game's; the finding lists the layouts there and their sizes. The
+    print stage draws nothing for the game until the sizes match.
+
+    Fails: ``card: {width: 5in, height: 3in, orientation: landscape}`` (no 5×3 in layout).
+
+    Passes: ``card: {width: 3in, height: 5in, orientation: portrait, bleed: 0.125in}`` (layout card-3x5-portrait).
+    """,
+)
 
 
 class UnknownClassError(ValueError):
@@ -68,17 +85,53 @@ class PrintResult:
     findings: tuple[Finding, ...]
 
 
+class NoCardLayout(LayoutError):
+    """The game's card size does not match the layout; ``finding`` is the PR007 finding to report.
+
+    The message is the finding's location and text (``game.yaml:4:7: …``), for commands
+    that stop on it; the build's print stage and ``deckpress check`` report the finding.
+    """
+
+    def __init__(self, finding: Finding):
+        super().__init__(f"{finding.location}: {finding.message}")
+        self.finding = finding
+
+
+def _inches(pt: float) -> str:
+    return f"{pt / 72:g}"
+
+
+def _layout_sizes() -> str:
+    """Every layout template in templates/layouts/ with its trim and bleed in inches, e.g.
+    ``card-3x5-portrait (3×5 in, 0.125 in bleed)``; unreadable templates are left out."""
+    sizes = []
+    for path in sorted(LAYOUTS.glob("*.yaml")):
+        try:
+            lay = load_layout(path.stem)
+        except (OSError, ValueError):
+            continue
+        sizes.append(f"{lay.name} ({_inches(lay.trim.width)}×{_inches(lay.trim.height)} in, {_inches(lay.bleed)} in bleed)")
+    return ", ".join(sizes) or "none"
+
+
 def _sheet(deck: Deck, layout: CardLayout | None) -> Sheet:
-    """The page geometry, checked against the game's card size; raises :class:`LayoutError` on a mismatch."""
+    """The page geometry, checked against the game's card size.
+
+    Raises :class:`NoCardLayout` (carrying the PR007 finding, located at the game's
+    ``card:`` field) when trim or bleed differ by more than 0.01 pt, and
+    :class:`LayoutError` when the layout's print sections are malformed.
+    """
     layout = layout or load_layout()
     size = deck.game.card
     if (abs(size.width - layout.trim.width) > _SIZE_TOLERANCE or abs(size.height - layout.trim.height) > _SIZE_TOLERANCE
             or abs(size.bleed - layout.bleed) > _SIZE_TOLERANCE):
-        where = deck.game.where("card")
-        raise LayoutError(
-            f"{where}: game {deck.game.id!r} has {size.width:g}×{size.height:g} pt cards with {size.bleed:g} pt bleed; "
-            f"layout {layout.name} is {layout.trim.width:g}×{layout.trim.height:g} pt with {layout.bleed:g} pt bleed"
-        )
+        raise NoCardLayout(NO_CARD_LAYOUT.finding(
+            f"game {deck.game.id!r} has {_inches(size.width)}×{_inches(size.height)} in cards ({size.width:g}×{size.height:g} pt) "
+            f"with {_inches(size.bleed)} in bleed; the print is drawn with layout {layout.name}, "
+            f"{_inches(layout.trim.width)}×{_inches(layout.trim.height)} in with {_inches(layout.bleed)} in bleed. "
+            f"Layouts: {_layout_sizes()}",
+            deck.game.where("card"),
+            hint="give card: the size and bleed of a layout, or add a layout template for this size in templates/layouts/"))
     return Sheet(layout, design_for(layout))
 
 
@@ -101,7 +154,8 @@ def _art_root(deck: Deck) -> Path:
 def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None) -> PrintResult:
     """Write the card fronts of ``deck`` to ``path`` (PDF/X-1a:2003), one page per unique card in deck order.
 
-    Raises :class:`LayoutError` when the layout does not match the game's card size or is
+    Raises :class:`NoCardLayout` (a :class:`LayoutError` carrying the PR007 finding) when
+    the layout does not match the game's card size, :class:`LayoutError` when it is
     malformed, :class:`pipeline.render.pdfx.PdfxError` if the result would not be PDF/X-1a,
     and :class:`pipeline.fsutil.OutputError` when ``path`` cannot be written (nothing is
     left under ``path`` then). A card whose class is not in the game raises

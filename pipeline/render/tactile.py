@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from pypdf import PdfReader, PdfWriter
+from pypdf.errors import PyPdfError
 from reportlab.lib.colors import CMYKColorSep
 from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 
@@ -36,7 +37,7 @@ from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.fsutil import write_bytes, write_text
 from pipeline.layout import CardLayout, load_layout
-from pipeline.render.formpages import CardPages, page_boxes
+from pipeline.render.formpages import CardPages, CardPdfError, page_boxes
 from pipeline.render.pdfx import finish
 
 if TYPE_CHECKING:
@@ -220,11 +221,15 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
     Page *i* of ``braille_pdf`` goes onto page *i* of ``print_pdf`` (pypdf merge, no
     transformation); the print PDF's page boxes are kept. The file is PDF 1.4 like the
     print PDFs (:data:`MERGED_PDF_HEADER`), or the print PDF's own version when that is
-    later. Raises :class:`TactileError` when the page counts or page boxes differ.
+    later. Raises :class:`TactileError` when the page counts or page boxes differ and
+    :class:`CardPdfError` naming the file when either PDF cannot be read (missing, not a PDF).
     """
     braille = CardPages(braille_pdf, "braille")
-    reader = PdfReader(print_pdf)
-    writer = PdfWriter(clone_from=reader)
+    try:
+        reader = PdfReader(print_pdf)
+        writer = PdfWriter(clone_from=reader)
+    except (OSError, ValueError, PyPdfError) as exc:
+        raise CardPdfError(f"cannot read the print PDF {print_pdf}: {exc}") from None
     # pypdf writes a 1.3 header on a clone; keep the print PDFs' 1.4 (PDF/X-1a:2003 is PDF 1.4), or the source's if later
     writer.pdf_header = max(MERGED_PDF_HEADER, reader.pdf_header, key=_header_version)
     if len(writer.pages) != len(braille.pages):
