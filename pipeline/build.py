@@ -76,9 +76,6 @@ class GameOutcome:
     forced: bool = False
 
 
-# ---------------------------------------------------------------------------------
-# The stages, in order. Each takes the Job, writes into job.staging, and returns findings.
-# ---------------------------------------------------------------------------------
 
 
 def _sorted(findings: list[Finding]) -> list[Finding]:
@@ -256,14 +253,9 @@ def _manifest(job: Job, key: str, counts_kw: dict) -> dict:
         "settings": job.settings.key_dict(),
         "versions": versions(),
         "findings_summary": counts(findings),
-        "findings": [_portable(f) for f in findings],
+        "findings": [f.to_dict() for f in findings],
         "files": file_entries(job.staging),
     }
-
-
-def _portable(finding: Finding) -> dict:
-    """A finding as JSON with paths relative to the working directory (stable across machines)."""
-    return finding.to_dict()
 
 
 def _finding_from_dict(data: dict) -> Finding:
@@ -330,18 +322,23 @@ def _merged_report(out_dir: Path, new: dict) -> dict:
 
 def _parallel(game_dirs: list[str], settings: BuildSettings, progress, workers: int) -> list[GameOutcome]:
     import multiprocessing
+    import time
 
     ctx = multiprocessing.get_context("fork")
     queue = ctx.SimpleQueue()
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init, initargs=(queue,)) as pool:
         futures = [pool.submit(_worker_build, d, settings) for d in game_dirs]
         while not all(f.done() for f in futures):
-            _drain(queue, progress, wait=True, futures=futures)
-        _drain(queue, progress, wait=False, futures=futures)
+            _drain(queue, progress)
+            time.sleep(0.01)
+        _drain(queue, progress)
         return [f.result() for f in futures]
 
 
-_QUEUE = None  # set in each worker process by _worker_init (the pool's per-process channel)
+# Each game worker's progress channel. A multiprocessing queue can only reach a worker by
+# inheritance (it cannot be pickled into a task), so the pool's initializer sets it once
+# per worker process; the parent never sets it.
+_QUEUE = None
 
 
 def _worker_init(queue) -> None:
@@ -354,15 +351,12 @@ def _worker_build(game_dir: str, settings: BuildSettings) -> GameOutcome:
     return build_game(game_dir, settings, lambda game, stage: _QUEUE.put((game, stage)))
 
 
-def _drain(queue, progress, wait: bool, futures) -> None:
-    import time
-
+def _drain(queue, progress) -> None:
+    """Hand the workers' progress events waiting in ``queue`` to the progress callback."""
     while not queue.empty():
         game, stage = queue.get()
         if progress:
             progress(game, stage)
-    if wait:
-        time.sleep(0.01)
 
 
 def report_dict(outcomes: list[GameOutcome]) -> dict:
