@@ -38,13 +38,23 @@ def built(tmp_path_factory) -> Path:
 
 
 def test_every_expected_file(built):
-    files = set(_tree(built))
+    """The whole output tree of the mini game (letter only), as the README describes it."""
+    cards = ["ember-apprentice", "ember-ranger", "forest-apprentice", "fireball"]
     expected = {
         "manifest.json",
-        "print/mini-fronts.pdf",
-        "print/mini-backs.pdf",
+        "print/mini-fronts.pdf", "print/mini-backs.pdf",
+        "uv/mini-braille.pdf", "uv/mini-dots.json", "uv/mini-fronts+braille.pdf",
+        "dice/die-d12.pdf",
+        "emboss/mini-card-3x5-card.brf", "emboss/mini-card-3x5-card.brf.json", "emboss/mini-card-3x5-card.pef",
+        "emboss/mini-index-everest-d-sheet.brf", "emboss/mini-index-everest-d-sheet.brf.json", "emboss/mini-index-everest-d-sheet.pef",
+        "archive/index.html", "archive/archive.css",
+        "proofs/contact-sheet.html", "proofs/backs/ember.png", "proofs/backs/forest.png",
     }
-    assert expected <= files, sorted(expected - files)
+    expected |= {f"sheets/mini-letter-{side}.pdf" for side in ("fronts", "backs", "braille", "duplex-calibration")}
+    expected |= {"sheets/mini-letter-imposition.json"}
+    expected |= {f"archive/cards/{c}.html" for c in cards} | {f"archive/images/{c}.png" for c in cards}
+    expected |= {f"proofs/fronts/{c}.png" for c in cards}
+    assert set(_tree(built)) == expected
 
 
 def test_manifest_hashes_match(built):
