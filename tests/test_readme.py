@@ -13,8 +13,3 @@ def test_readme_codes_table_is_current():
     code = "from pipeline.docs import README, updated_readme; t = README.read_text(encoding='utf-8'); print(t == updated_readme(t))"
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert run.stdout.strip() == "True", "README codes table is stale: run .venv/bin/python -m pipeline.docs\n" + run.stderr
-
-
-def test_readme_names_both_setup_commands():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "make build" in text and "make test" in text

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CARDDATA, GAMES
+from conftest import CARDDATA
 from engine.load import load_game
 from pipeline.archive import check_qr_links, write_archive
 from pipeline.braille.layout import layout_deck
@@ -23,8 +23,8 @@ from pipeline.render.deck_pdf import render_fronts
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = Path("/usr/bin/chromium")
-#: The shipped game whose archive is checked (the fixture game until the shipped data lands).
-GAME = CARDDATA / "apprentice" if (CARDDATA / "apprentice" / "cards.yaml").is_file() else GAMES / "mini"
+#: The shipped game whose archive is checked.
+GAME = CARDDATA / "apprentice"
 
 
 def _setup_missing() -> str | None:
