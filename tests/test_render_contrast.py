@@ -70,3 +70,61 @@ def test_a_low_contrast_palette_is_a_finding(game_copy):
     assert finding.code == "PR002" and finding.name == "text-contrast-too-low"
     assert "class 'ember'" in finding.message and "4.54:1" in finding.message
     assert finding.location.file.endswith("game.yaml") and finding.location.line == 15  # the text: line of ember's palette
+
+
+def test_cmyk_to_srgb_and_cielab_reference_values():
+    from pipeline.render.contrast import cmyk_to_srgb, delta_e76, srgb_to_lab
+
+    # R = 255·(1−C)(1−K) …: K 54 % → 255 × 0.46 = 117.3 → 0x75; Ember's ground 0/73/89/38 → 158, 42.7, 17.4.
+    assert cmyk_to_srgb((0, 0, 0, 54)) == "#757575"
+    assert cmyk_to_srgb((0, 73, 89, 38)) == "#9e2b11"
+    assert (cmyk_to_srgb((0, 0, 0, 0)), cmyk_to_srgb((0, 0, 0, 100)), cmyk_to_srgb((100, 0, 0, 0))) == ("#ffffff", "#000000", "#00ffff")
+    assert srgb_to_lab("#000000") == (0.0, 0.0, 0.0)
+    assert srgb_to_lab("#ffffff") == pytest.approx((100.0, 0.0, 0.0), abs=0.02)
+    # CIELAB of sRGB red (255, 0, 0), D65: L 53.24, a 80.09, b 67.20 (Bruce Lindbloom's calculator)
+    assert srgb_to_lab("#ff0000") == pytest.approx((53.24, 80.09, 67.20), abs=0.05)
+    assert delta_e76("#000000", "#ffffff") == pytest.approx(100.0, abs=0.02)
+    assert delta_e76("#9e2a12", "#9e2b11") == pytest.approx(0.69, abs=0.01)
+
+
+def test_every_shipped_palette_colour_agrees_in_cmyk_and_srgb_and_reaches_7_to_1_as_printed():
+    from pipeline.render.contrast import cmyk_to_srgb, delta_e76
+
+    for folder in find_games(CARDDATA):
+        for cls in load_game(folder).game.classes:
+            pal = cls.palette
+            assert contrast_ratio(cmyk_to_srgb(pal.text.cmyk), cmyk_to_srgb(pal.background.cmyk)) >= 7.0, (folder.name, cls.id)
+            for colour in (pal.background, pal.text, pal.accent):
+                if colour is not None:
+                    assert delta_e76(colour.srgb, cmyk_to_srgb(colour.cmyk)) < 1.0, (folder.name, cls.id, colour)
+
+
+def test_a_cmyk_text_colour_lighter_than_its_srgb_is_pr002_and_pr008(game_copy):
+    folder = game_copy("mini")
+    game_file = folder / "game.yaml"
+    # ember's text: sRGB black (21:1 on white) but CMYK 40 % black, which prints #999999 (2.85:1)
+    game_file.write_text(game_file.read_text().replace(
+        'text: {cmyk: [0, 0, 0, 100], srgb: "#000000"}', 'text: {cmyk: [0, 0, 0, 40], srgb: "#000000"}', 1))
+    contrast, mismatch = palette_findings(load_game(folder).game)
+    assert (contrast.code, contrast.severity.value) == ("PR002", "error")
+    assert contrast.message == ("class 'ember': as printed (CMYK as sRGB) text #999999 on background #ffffff "
+                                "has contrast 2.85:1, below 7:1")
+    assert contrast.location.line == 15  # ember's text: line
+    assert (mismatch.code, mismatch.name, mismatch.severity.value) == ("PR008", "cmyk-srgb-mismatch", "warning")
+    assert mismatch.message == ("class 'ember': text cmyk [0, 0, 0, 40] is about #999999 in sRGB, but its srgb is #000000 "
+                                "(ΔE*ab 63.2, over 10)")
+    assert (mismatch.location.line, mismatch.location.column) == (15, 13)
+
+
+def test_a_background_whose_srgb_names_another_colour_is_only_pr008(game_copy):
+    folder = game_copy("mini")
+    game_file = folder / "game.yaml"
+    # forest's ground: CMYK white, sRGB a pale yellow #ffee99 (ΔE 44.0); black text keeps 17.9:1 and 21:1
+    text = game_file.read_text()
+    head, tail = text.split("  - id: forest", 1)
+    tail = tail.replace('background: {cmyk: [0, 0, 0, 0], srgb: "#ffffff"}', 'background: {cmyk: [0, 0, 0, 0], srgb: "#ffee99"}', 1)
+    game_file.write_text(head + "  - id: forest" + tail)
+    (finding,) = palette_findings(load_game(folder).game)
+    assert finding.code == "PR008"
+    assert finding.message == ("class 'forest': background cmyk [0, 0, 0, 0] is about #ffffff in sRGB, but its srgb is #ffee99 (ΔE*ab 44.0, over 10)")
+    assert finding.location.line == 21  # forest's background: line
