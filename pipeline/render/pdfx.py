@@ -243,8 +243,29 @@ def _check_page(page) -> list[str]:
     return out
 
 
-def _check_resources(resources, owner, seen: set) -> list[str]:
-    """Check one content stream owner (page or form XObject) and its resources, recursively."""
+#: Content-stream verdicts by the sha1 of the stream's raw bytes: a card's content is checked
+#: once per process although it reaches the fronts, the UV merge and every press sheet.
+_OPERATOR_VERDICTS: dict[bytes, tuple[str, ...]] = {}
+
+
+def _raw_content(owner) -> bytes | None:
+    """The still-encoded bytes of a page's or form's content (None when they cannot be read)."""
+    try:
+        if isinstance(owner, pikepdf.Stream):
+            return bytes(owner.read_raw_bytes())
+        contents = owner.get("/Contents")
+        streams = contents if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
+        return b"\0".join(bytes(c.read_raw_bytes()) for c in streams)
+    except (pikepdf.PdfError, AttributeError, TypeError):
+        return None
+
+
+def _operator_problems(owner) -> tuple[str, ...]:
+    """RGB colour operators and malformed ``cs``/``CS`` operators in one content stream (memoised by content)."""
+    raw = _raw_content(owner)
+    key = hashlib.sha1(raw).digest() if raw is not None else None
+    if key is not None and key in _OPERATOR_VERDICTS:
+        return _OPERATOR_VERDICTS[key]
     out: list[str] = []
     try:
         ops = pikepdf.parse_content_stream(owner, " ".join(_RGB_OPERATORS | _SPACE_OPERATORS))
@@ -257,6 +278,14 @@ def _check_resources(resources, owner, seen: set) -> list[str]:
     if bad_cs:
         out.append(f"colour space operator {bad_cs[0].operator} with {len(bad_cs[0].operands)} operands "
                    f"({' '.join(_unparse(o).decode('latin-1') for o in bad_cs[0].operands)}), expected one name")
+    if key is not None:
+        _OPERATOR_VERDICTS[key] = tuple(out)
+    return tuple(out)
+
+
+def _check_resources(resources, owner, seen: set) -> list[str]:
+    """Check one content stream owner (page or form XObject) and its resources, recursively."""
+    out: list[str] = list(_operator_problems(owner))
     if resources is None:
         return out
     for name, space in dict(resources.get("/ColorSpace", {})).items():
