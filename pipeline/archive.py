@@ -65,8 +65,12 @@ def _root(from_page: PurePosixPath) -> str:
 
 
 @lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    """The jinja2 environment for templates/archive: autoescape ON for every template, strict undefined."""
+    """The jinja2 environment for templates/archive: autoescape ON for every template, strict undefined.
+
+    One per process, so each template is compiled once, not once per page.
+    """
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(ARCHIVE_TEMPLATES)),
         autoescape=True,
