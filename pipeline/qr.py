@@ -10,21 +10,25 @@ The matrix comes from zxing-cpp's encoder (smallest version that holds the URL, 
 lowest-penalty mask, so the same URL always gives the same matrix) and is cached by URL. The
 drawing merges each row's runs of dark modules into one rectangle and fills them all
 as one path in 100 % K, so the code is vector rectangles, never an image.
-:func:`decode_qr` renders a region of a PDF page with pypdfium2 and decodes it with
-zxing-cpp; :func:`verify_qr` turns a wrong or missing decode into a QR002 finding.
+:func:`decode_qr` renders a region of a PDF page with :func:`pipeline.raster.render_region`
+(pdfium) and decodes it with zxing-cpp; :func:`verify_qr` opens the PDF once and turns a
+wrong or missing decode into a QR002 finding.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from reportlab.lib.colors import CMYKColor
 
 from engine.findings import Finding, Location, Severity
 from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
+
+if TYPE_CHECKING:
+    from pypdfium2 import PdfDocument
 
 #: Quiet zone on every side, in modules (ISO/IEC 18004:2015 §5.3.8).
 QUIET_ZONE_MODULES = 4
@@ -161,30 +165,30 @@ def draw_qr(canvas, url: str, box_pdf: Sequence[float]) -> tuple[float, float, f
     return x0, top - side, side
 
 
-def decode_qr(pdf_path: str | Path, page_index: int, box_pdf: Sequence[float] | None = None, dpi: int = 300) -> list[str]:
+#: Margin around the QR box rendered for decoding, pt: keeps anti-aliased edge pixels in the image.
+DECODE_MARGIN_PT = 2.0
+
+
+def decode_qr(pdf: str | Path | PdfDocument, page_index: int, box_pdf: Sequence[float] | None = None, dpi: int = 300) -> list[str]:
     """Decode the QR codes on one page of a PDF rendered at ``dpi``; returns their texts.
 
+    ``pdf`` is a path or a document open from :func:`pipeline.raster.open_document`.
     ``box_pdf`` (x, y, w, h in PDF pt, origin bottom-left of the MediaBox) limits the
-    render to that region plus 2 pt; None renders the whole page. Inverted codes are not
-    tried (codes must be dark on light). Raises IndexError for a page that does not exist.
+    render to that region plus :data:`DECODE_MARGIN_PT`; None renders the whole page.
+    The render is :func:`pipeline.raster.render_region` (pdfium, 8-bit grey); zxing-cpp
+    reads it without trying inverted codes (codes must be dark on light). Raises
+    :class:`pipeline.raster.RasterError` for an unreadable PDF or a page that does not exist.
     """
-    import pypdfium2
     import zxingcpp
 
-    pdf = pypdfium2.PdfDocument(str(pdf_path))
-    try:
-        if not 0 <= page_index < len(pdf):
-            raise IndexError(f"{pdf_path} has no page {page_index + 1}")
-        page = pdf[page_index]
-        crop = (0.0, 0.0, 0.0, 0.0)
-        if box_pdf is not None:
-            width, height = page.get_size()
-            x, y, w, h = box_pdf
-            margin = 2.0
-            crop = (max(0.0, x - margin), max(0.0, y - margin), max(0.0, width - (x + w + margin)), max(0.0, height - (y + h + margin)))
-        image = page.render(scale=dpi / 72.0, crop=crop, grayscale=True).to_pil()
-    finally:
-        pdf.close()
+    from pipeline.raster import render_region
+
+    region = None
+    if box_pdf is not None:
+        x, y, w, h = box_pdf
+        m = DECODE_MARGIN_PT
+        region = (x - m, y - m, w + 2 * m, h + 2 * m)
+    image = render_region(pdf, page_index, region, dpi, grayscale=True)
     found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
     return [b.text for b in found]
 
@@ -192,12 +196,19 @@ def decode_qr(pdf_path: str | Path, page_index: int, box_pdf: Sequence[float] | 
 def verify_qr(pdf_path: str | Path, expected: Iterable[tuple[str, str]], box_pdf: Sequence[float], dpi: int = 300) -> list[Finding]:
     """QR002 findings for pages whose QR does not decode to the expected URL.
 
-    ``expected`` gives ``(card_id, url)`` per page, in page order. Costs one small
-    render and decode per page (a few ms); the build may run it behind an option.
+    ``expected`` gives ``(card_id, url)`` per page, in page order. The PDF is opened
+    once; each page costs one small render and decode (a few ms). Raises
+    :class:`pipeline.raster.RasterError` for an unreadable PDF or fewer pages than expected.
     """
+    from pipeline.raster import RasterError, open_document
+
     out: list[Finding] = []
-    for index, (card_id, url) in enumerate(expected):
-        texts = decode_qr(pdf_path, index, box_pdf, dpi)
+    expected = list(expected)
+    with open_document(pdf_path) as document:
+        if len(document) < len(expected):
+            raise RasterError(f"{pdf_path} has {len(document)} page(s); {len(expected)} card fronts were expected")
+        decoded = [(index, card_id, url, decode_qr(document, index, box_pdf, dpi)) for index, (card_id, url) in enumerate(expected)]
+    for index, card_id, url, texts in decoded:
         if texts != [url]:
             got = ", ".join(repr(t) for t in texts) or "nothing"
             out.append(

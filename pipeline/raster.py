@@ -1,7 +1,8 @@
 """Rasterise pages of a print PDF with pypdfium2, one page at a time (flat memory).
 
-Used by the card archive (the card face image of each card page) and the proofs
-(PNG renders with the braille overlay). The pixel size follows pypdfium2's
+Used by the card archive (the card face image of each card page), the proofs
+(PNG renders with the braille overlay) and the QR check (a grey render of the QR box,
+:func:`render_region`). deckpress has no other rasteriser. The pixel size follows pypdfium2's
 ``PdfPage.render``: ``ceil(page size in pt × dpi / 72)`` per side, so a 234 × 378 pt
 page (3×5 in card plus 0.125 in bleed) gives 488 × 788 px at 150 dpi.
 """
@@ -9,9 +10,10 @@ page (3×5 in card plus 0.125 in bleed) gives 488 × 788 px at 150 dpi.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import pypdfium2 as pdfium
 from PIL import Image
@@ -58,6 +60,51 @@ def _open(pdf: str | Path) -> pdfium.PdfDocument:
         raise RasterError(f"cannot open PDF {pdf}: {exc}") from None
 
 
+@contextmanager
+def open_document(pdf: str | Path) -> Iterator[pdfium.PdfDocument]:
+    """Open ``pdf`` once for several :func:`render_region` calls; closed when the block ends.
+
+    Raises :class:`RasterError` naming the file when it is missing or not a PDF.
+    """
+    doc = _open(pdf)
+    try:
+        yield doc
+    finally:
+        doc.close()
+
+
+def _page(doc: pdfium.PdfDocument, index: int, name: str | Path) -> pdfium.PdfPage:
+    if not 0 <= index < len(doc):
+        raise RasterError(f"{name} has {len(doc)} page(s); page {index + 1} was asked for")
+    return doc[index]
+
+
+def render_region(pdf: str | Path | pdfium.PdfDocument, index: int, box_pt: Sequence[float] | None, dpi: float = 300,
+                  grayscale: bool = True) -> Image.Image:
+    """Render one region of page ``index`` (0-based) at ``dpi``: an 8-bit grey (``L``) image, or RGB.
+
+    ``pdf`` is a path (opened and closed here) or a document from :func:`open_document`
+    (for many pages of one PDF). ``box_pt`` is ``(x, y, width, height)`` in PDF pt from the
+    MediaBox's bottom-left, clipped to the page; None renders the whole page. The image
+    is about ``width × dpi / 72`` by ``height × dpi / 72`` pixels (pypdfium2 rounds each
+    side). Raises :class:`RasterError` for an unreadable PDF or a page out of range.
+    """
+    if isinstance(pdf, pdfium.PdfDocument):
+        return _region(_page(pdf, index, "the PDF"), box_pt, dpi, grayscale)
+    with open_document(pdf) as doc:
+        return _region(_page(doc, index, pdf), box_pt, dpi, grayscale)
+
+
+def _region(page: pdfium.PdfPage, box_pt: Sequence[float] | None, dpi: float, grayscale: bool) -> Image.Image:
+    crop = (0.0, 0.0, 0.0, 0.0)
+    if box_pt is not None:
+        width, height = page.get_size()
+        x, y, w, h = box_pt
+        crop = (max(0.0, x), max(0.0, y), max(0.0, width - (x + w)), max(0.0, height - (y + h)))
+    image = page.render(scale=dpi / 72, crop=crop, grayscale=grayscale).to_pil()
+    return image.convert("L" if grayscale else "RGB")
+
+
 def _render(page: pdfium.PdfPage, dpi: float, crop_to_trim: bool) -> PageRaster:
     width, height = page.get_size()
     left, bottom, right, top = page.get_trimbox()
@@ -77,13 +124,8 @@ def render_page(pdf: str | Path, index: int, dpi: float = 150, crop_to_trim: boo
 
     Raises :class:`RasterError` for an unreadable PDF or a page index out of range.
     """
-    doc = _open(pdf)
-    try:
-        if not 0 <= index < len(doc):
-            raise RasterError(f"{pdf} has {len(doc)} page(s); page {index + 1} was asked for")
-        return _render(doc[index], dpi, crop_to_trim)
-    finally:
-        doc.close()
+    with open_document(pdf) as doc:
+        return _render(_page(doc, index, pdf), dpi, crop_to_trim)
 
 
 def render_pages(pdf: str | Path, dpi: float = 150, crop_to_trim: bool = False) -> Iterator[PageRaster]:

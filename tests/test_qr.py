@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import pikepdf
-import pypdfium2
 import pytest
 import zxingcpp
 
 from conftest import CARDDATA, GAMES
 from engine.load import load_game
 from engine.units import pt_to_mm
-from pipeline import qr
+from pipeline import qr, raster
 from pipeline.layout import load_layout
+from pipeline.raster import RasterError, open_document, render_region
 from pipeline.render.deck_pdf import render_fronts
 
 URL = "https://cards.example.invalid/mini/cards/ember-apprentice.html"  # 62 characters
@@ -68,16 +68,48 @@ def test_a_url_too_long_for_half_millimetre_modules_is_a_finding(game_copy, tmp_
 
 def test_every_card_of_the_fixture_decodes_from_a_full_page_300_dpi_raster(mini_fronts):
     deck, result = mini_fronts
-    pdf = pypdfium2.PdfDocument(str(result.path))
-    try:
+    with open_document(result.path) as pdf:
         for index, card in enumerate(deck.cards):
-            image = pdf[index].render(scale=300 / 72, grayscale=True).to_pil()
+            image = render_region(pdf, index, None, 300)
+            assert image.mode == "L"
             assert abs(image.size[0] - 975) <= 1 and abs(image.size[1] - 1575) <= 1  # 234 × 378 pt at 300 dpi
             codes = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
             assert [c.text for c in codes] == [deck.game.archive.url_for(card)]
             assert codes[0].ec_level == "M"
-    finally:
-        pdf.close()
+
+
+def test_the_qr_box_renders_alone_and_decodes(mini_fronts):
+    deck, result = mini_fronts
+    box = _qr_box_pdf()  # (27, 279, 72, 72) pt: 1 in at 300 dpi is 300 px a side
+    image = render_region(result.path, 0, box, 300)
+    assert image.mode == "L" and all(abs(side - 300) <= 1 for side in image.size)
+    assert qr.decode_qr(result.path, 0, box) == [deck.game.archive.url_for(deck.cards[0])]
+    assert render_region(result.path, 0, box, 150, grayscale=False).mode == "RGB"
+
+
+def test_verify_opens_the_pdf_once_for_every_page(mini_fronts, monkeypatch):
+    deck, result = mini_fronts
+    opened = []
+    real_open = raster._open
+    monkeypatch.setattr(raster, "_open", lambda pdf: opened.append(pdf) or real_open(pdf))
+    expected = [(c.id, deck.game.archive.url_for(c)) for c in deck.cards]
+    assert len(expected) == 4 and qr.verify_qr(result.path, expected, _qr_box_pdf()) == []
+    assert opened == [result.path]
+
+
+def test_an_unreadable_pdf_or_a_missing_page_is_a_raster_error(mini_fronts, tmp_path):
+    deck, result = mini_fronts
+    junk = tmp_path / "junk.pdf"
+    junk.write_bytes(b"not a pdf\n")
+    expected = [(deck.cards[0].id, "https://x.invalid/")]
+    with pytest.raises(RasterError, match=r"cannot open PDF .*junk\.pdf"):
+        qr.verify_qr(junk, expected, _qr_box_pdf())
+    with pytest.raises(RasterError, match=r"cannot open PDF .*missing\.pdf"):
+        qr.decode_qr(tmp_path / "missing.pdf", 0, _qr_box_pdf())
+    with pytest.raises(RasterError, match=r"fronts\.pdf has 4 page\(s\); 5 card fronts were expected"):
+        qr.verify_qr(result.path, expected * 5, _qr_box_pdf())
+    with pytest.raises(RasterError, match=r"fronts\.pdf has 4 page\(s\); page 5 was asked for"):
+        qr.decode_qr(result.path, 4, _qr_box_pdf())
 
 
 def test_every_card_of_a_shipped_game_decodes(tmp_path):
@@ -106,12 +138,8 @@ def test_quiet_zone_is_white_and_modules_are_vectors(mini_fronts):
     module = qr.module_pt(url, box)
     with pikepdf.open(result.path) as pdf:
         assert "/XObject" not in pdf.pages[0].obj.Resources  # no raster anywhere on a placeholder-art card
-    pdf = pypdfium2.PdfDocument(str(result.path))
-    try:
-        scale = 300 / 72
-        image = pdf[0].render(scale=scale, grayscale=True).to_pil().convert("L")
-    finally:
-        pdf.close()
+    scale = 300 / 72
+    image = render_region(result.path, 0, None, 300)
     x0, top = box[0] * scale, (378 - box[1] - box[3]) * scale
     quiet = 4 * module * scale
     inner = 1.0  # stay one pixel clear of anti-aliased edges
