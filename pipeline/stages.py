@@ -104,11 +104,9 @@ def stage_braille(job: Job) -> list[Finding]:
 
 def stage_dice(job: Job) -> list[Finding]:
     """One die face sheet PDF per die: faces at actual size, numerals, braille dots, key."""
-    from pipeline.braille.geometry import get_profile
     from pipeline.dice_sheet import render_dice
 
-    profile = get_profile(job.settings.geometry or job.deck.game.braille.geometry)
-    sheets = render_dice(job.deck, job.folder("dice"), profile)
+    sheets = render_dice(job.deck, job.folder("dice"), job.products["profile"])
     return [f for sheet in sheets for f in sheet.findings]
 
 

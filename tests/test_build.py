@@ -277,3 +277,14 @@ def test_back_offset_from_the_calibration_sheet_reaches_the_sheets(tmp_path, min
     assert json.loads((tmp_path / "mini" / "manifest.json").read_text())["settings"]["back_offset"] == ["1.5mm", "-0.5mm"]
     bad = runner.invoke(app, ["build", str(mini_dir), "--out", str(tmp_path), "--back-offset", "1.5"])
     assert bad.exit_code == 2 and "--back-offset expects" in bad.output
+
+
+def test_force_cannot_build_a_card_size_without_a_layout(tmp_path, game_copy):
+    game = game_copy("mini")
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace(
+        "card: {width: 3in, height: 5in, orientation: portrait, bleed: 0.125in}",
+        "card: {width: 5in, height: 3in, orientation: landscape, bleed: 0.125in}"))
+    (outcome,) = run_build([str(game)], BuildSettings(out_dir=str(tmp_path / "out"), force=True))
+    assert outcome.status == "stopped"
+    assert "PR007" in {f.code for f in outcome.findings}
+    assert not (tmp_path / "out" / "mini").exists()
