@@ -46,3 +46,15 @@ def game_copy(tmp_path):
         return dest
 
     return make
+
+
+@pytest.fixture(scope="session")
+def mini():
+    """The mini fixture game loaded and braille-laid-out: ``(deck, blocks)``; it lays out with no findings."""
+    from engine.load import load_game
+    from pipeline.braille.layout import layout_deck
+
+    deck = load_game(GAMES / "mini")
+    blocks, findings = layout_deck(deck)
+    assert findings == []
+    return deck, blocks

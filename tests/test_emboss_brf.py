@@ -10,8 +10,6 @@ import subprocess
 
 import pytest
 
-from engine.load import load_game
-from pipeline.braille.layout import layout_deck
 from pipeline.emboss.brf import BrfFormatError, brf_bytes, check_brf, read_brf
 from pipeline.emboss.pages import paginate
 from pipeline.emboss.profiles import PageFormat
@@ -30,16 +28,6 @@ MINI_CARD_BRF = (
     b",F\r\n,=E/\r\n,APPR5TICE\r\n,5*ANT6\r\n#A\r\n\x0c"
     b",F\r\n,FIREBALL\r\n,RALLY6\r\n,5*ANT6\r\n=8\r\n\x0c"
 )
-
-
-@pytest.fixture(scope="module")
-def mini():
-    from conftest import GAMES
-
-    deck = load_game(GAMES / "mini")
-    blocks, findings = layout_deck(deck)
-    assert findings == []
-    return deck, blocks
 
 
 def test_golden_card_layout_brf(mini, tmp_path):

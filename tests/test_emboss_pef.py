@@ -8,9 +8,8 @@ import dataclasses
 import pytest
 from lxml import etree
 
-from conftest import FIXTURES, GAMES, PEF_DIR
+from conftest import FIXTURES, PEF_DIR
 from engine.load import load_game
-from pipeline.braille.layout import layout_deck
 from pipeline.emboss.pef import DC_NS, PEF_NS, PefMeta, content_identifier, pef_bytes, read_pef
 from pipeline.emboss.validate import SCHEMA, schematron_problems, validate_pef
 from pipeline.emboss.write import emboss_outputs, pef_date, write_embosser_files
@@ -19,14 +18,6 @@ from pipeline.emboss.write import emboss_outputs, pef_date, write_embosser_files
 # its rows are the same cells as the golden BRF in test_emboss_brf.py (checked there against
 # the UEB chart), one page per card, and its head read against PEF 1.0 §§ "head", "volume".
 GOLDEN = FIXTURES / "emboss" / "mini-card-3x5-card.pef"
-
-
-@pytest.fixture(scope="module")
-def mini():
-    deck = load_game(GAMES / "mini")
-    blocks, findings = layout_deck(deck)
-    assert findings == []
-    return deck, blocks
 
 
 def test_golden_card_layout_pef(mini, tmp_path):
