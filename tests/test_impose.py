@@ -8,7 +8,6 @@ card's trim is its bled box inset by 9 pt: [81, 405, 297, 765].
 
 from __future__ import annotations
 
-import io
 
 import pypdfium2 as pdfium
 import pytest
@@ -21,7 +20,7 @@ from engine.units import mm_to_pt
 from pipeline.render import marks
 from pipeline.render.fonts import face
 from pipeline.render.impose import deck_copies, impose
-from pipeline.render.sheets import ImpositionError, Rect, get_sheet, load_sheets, plan_grid
+from pipeline.render.sheets import ImpositionError, get_sheet, load_sheets, plan_grid
 
 W, H = 234.0, 378.0  # bled 3 × 5 in card with 0.125 in bleed
 
