@@ -259,8 +259,26 @@ def render_index(deck: Deck) -> str:
     keywords = [{"name": k.name, "summary": k.summary, "die": (d.name if (d := g.die_by_id(k.die)) else k.die) if k.die else None} for k in g.keywords]
     return environment().get_template("index.html.j2").render(
         game=g, title=f"{g.title} card archive", root="", summary=_summary(deck), quickstart=_quickstart(deck),
-        classes=classes, dice=[die_view(d) for d in g.dice], keywords=keywords,
+        classes=classes, dice=[die_view(d) for d in g.dice], keywords=keywords, powers=power_key(deck),
     )
+
+
+def power_key(deck: Deck) -> list[dict]:
+    """One row per power value the game allows: ``{"value", "cells", "dots", "decided"}``, where
+    ``decided`` marks a value whose cells the game data sets itself (``power.overrides``: a
+    designer's choice a reader cannot know from UEB, e.g. the Power Crystal expansion's 0 = ⠼⠴).
+    Values the scheme cannot write are left out (BR004 is the braille stage's finding)."""
+    from pipeline.braille.power import PowerEncoding
+
+    encoding = PowerEncoding(deck.game.power, deck.game.braille.grade)
+    rows = []
+    for value in deck.game.power.allowed():
+        try:
+            cells = encoding.encode(value)
+        except ValueError:
+            continue
+        rows.append({"value": value, "cells": cells, "dots": _dots_text(cells), "decided": value in deck.game.power.overrides})
+    return rows
 
 
 def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: Path, dpi: float) -> dict[str, _Face]:

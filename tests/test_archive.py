@@ -240,3 +240,17 @@ def test_shortened_braille_rules_are_labelled(game_copy, tmp_path):
     fields = [tr[2].text_content() for tr in doc.xpath("//table[@class='braille-lines']/tbody/tr")]
     # "Swap a card." is ⠠⠎⠺⠁⠏⠀⠁⠀⠉⠜⠙⠲ (13 cells): two lines of a 10-cell box
     assert fields == ["Class indicator", "Name", "Keywords", "Keywords", "Rules text", "Rules text", "Power"]
+
+
+def test_index_has_the_power_braille_key_with_the_game_s_own_choices():
+    from conftest import CARDDATA
+    from engine.load import load_game
+    from pipeline.archive import power_key, render_index
+
+    deck = load_game(CARDDATA / "apprentice-power-crystal")
+    rows = {r["value"]: r for r in power_key(deck)}
+    assert (rows["0"]["cells"], rows["0"]["decided"]) == ("⠼⠴", True)  # the data's override (Nemeth zero)
+    assert (rows["10"]["cells"], rows["10"]["decided"]) == ("⠼⠚", False)  # the core set's single letter j
+    assert rows["?"]["cells"] == "⠿⠦"
+    html = render_index(deck)
+    assert 'id="power"' in html and "chosen for this game, not standard UEB" in html
