@@ -154,6 +154,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, 
     try:
         with staging_writes():
             findings = _run_stages(job, game_id, report)
+        job.findings = _relocated(job.findings, staging, final)
         if findings is None or (_has_errors(job.findings, settings.strict) and not settings.force):
             return GameOutcome(game_dir, game_id, "stopped", _sorted(job.findings), **counts_kw)
         report(game_id, "manifest")
@@ -164,6 +165,19 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, 
         return GameOutcome(game_dir, game_id, "built", _sorted(job.findings), [e["path"] for e in manifest["files"]], forced=settings.force, **counts_kw)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _relocated(findings: list[Finding], staging: Path, final: Path) -> list[Finding]:
+    """Findings that name a file in the staging folder name it where it will live after the swap."""
+    import dataclasses
+
+    before, after = str(staging), str(final)
+    out = []
+    for f in findings:
+        if f.location.file.startswith(before):
+            f = dataclasses.replace(f, location=dataclasses.replace(f.location, file=after + f.location.file[len(before):]))
+        out.append(f)
+    return out
 
 
 def _keep_other_outputs(final: Path, staging: Path, running: list[str]) -> None:
@@ -273,6 +287,7 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Callable[
     Raises :class:`BuildBusy`, :class:`OutputError`, or ValueError for a bad ``only``.
     """
     stages_to_run(settings.only)  # validate early
+    game_dirs = list({Path(d).resolve(): d for d in reversed(game_dirs)}.values())[::-1]  # a folder named twice builds once
     _refuse_shared_ids(game_dirs)
     out_dir = Path(settings.out_dir)
     with OutputLock(out_dir):

@@ -65,20 +65,30 @@ def print_findings(findings: list[Finding], fmt: Format) -> None:
 
 
 def finish_with_findings(deck: Deck, findings) -> None:
-    """End a stage command: apply the cards' ``ignore:``, print the findings, exit 0 or 1."""
+    """End a stage command: apply the cards' ``ignore:``, print the findings (info counted by
+    code), exit 0 or 1."""
     shown = filter_findings(list(findings), Selection(), deck)
-    print_findings(shown, Format.text)
+    print_summary(shown, verbose=False, listing="deckpress check --verbose")
     raise typer.Exit(exit_code(shown))
 
 
-def print_summary(findings: list[Finding], verbose: bool) -> None:
-    """Errors and warnings one by one; info findings counted by code unless ``verbose``; a summary line."""
+def out_dir_or_exit(out_dir: Path | None) -> Path | None:
+    """``--out`` as given; exit 2 for an empty value (it would scatter files into the working folder)."""
+    if out_dir is not None and str(out_dir) in ("", "."):
+        err.print("deckpress: give an output folder with --out (or leave --out out for the default)", markup=False)
+        raise typer.Exit(2)
+    return out_dir
+
+
+def print_summary(findings: list[Finding], verbose: bool, listing: str = "--verbose") -> None:
+    """Errors and warnings one by one; info findings counted by code unless ``verbose``; a summary
+    line. ``listing`` names what lists the info findings one by one."""
     shown = findings if verbose else [f for f in findings if f.severity is not Severity.info]
     out.print(render_text(shown, counted=findings), markup=False)
     infos = Counter((f.code, f.name) for f in findings if f.severity is Severity.info)
     if infos and not verbose:
         listed = ", ".join(f"{code} {name} ×{n}" for (code, name), n in sorted(infos.items()))
-        out.print(f"   info: {listed} (--verbose lists them)", markup=False)
+        out.print(f"   info: {listed} ({listing} lists them)", markup=False)
 
 
 def selection_or_exit(select: list[str] | None, ignore: list[str] | None) -> Selection:

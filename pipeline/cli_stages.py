@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from engine.findings import Finding
-from pipeline.cli import Format, app, err, finish_with_findings, load_game, load_or_exit, out, print_findings
+from pipeline.cli import Format, app, err, finish_with_findings, load_game, load_or_exit, out, out_dir_or_exit, print_findings
 
 class EmbossFileFormat(str, Enum):
     """Embosser file formats to write."""
@@ -44,6 +44,7 @@ def emboss(
 
     Example: [bold]deckpress emboss carddata/apprentice --profile index-everest-d --layout sheet[/bold]
     """
+    out_dir = out_dir_or_exit(out_dir)
     from pipeline.braille.layout import layout_deck
     from pipeline.emboss.profiles import EmbossError
     from pipeline.emboss.write import FORMATS, write_embosser_files
@@ -97,6 +98,7 @@ def dice_cmd(
 
     Example: [bold]deckpress dice carddata/apprentice --out output/apprentice/dice[/bold]
     """
+    out_dir = out_dir_or_exit(out_dir)
     from pipeline.dice_sheet import render_dice
     from pipeline.fsutil import OutputError
 
@@ -121,6 +123,7 @@ def render_cmd(
 
     Example: [bold]deckpress render carddata/apprentice --out output/apprentice/print --verify-qr[/bold]
     """
+    out_dir = out_dir_or_exit(out_dir)
     from pipeline.fsutil import OutputError
     from pipeline.layout import load_layout
     from pipeline.qr import verify_qr
@@ -173,6 +176,7 @@ def proof_cmd(
 
     Example: [bold]deckpress proof carddata/apprentice --card ember-apprentice[/bold]
     """
+    out_dir = out_dir_or_exit(out_dir)
     from pipeline.fsutil import OutputError
     from pipeline.proof import ProofError, proof_cards
     from pipeline.raster import RasterError
@@ -209,6 +213,7 @@ def watch_cmd(
 
     Example: [bold]deckpress watch carddata/apprentice[/bold]
     """
+    out_dir = out_dir_or_exit(out_dir)
     from pipeline.fsutil import OutputError
     from pipeline.watch import watch
 
@@ -246,6 +251,7 @@ def uv_cmd(
 
     Example: [bold]deckpress uv carddata/apprentice --spot RDG_GLOSS --fronts output/apprentice/print/apprentice-fronts.pdf[/bold]
     """
+    out_dir = out_dir_or_exit(out_dir)
     from pipeline.braille.layout import layout_deck
     from pipeline.fsutil import OutputError
     from pipeline.render.formpages import CardPages, CardPdfError
@@ -295,6 +301,7 @@ def impose_cmd(
 
     Example: [bold]deckpress impose carddata/apprentice --sheet letter --sheet 12x18 --back-offset 0.5mm,0mm[/bold]
     """
+    out_dir = out_dir_or_exit(out_dir)
     from engine.units import parse_length
     from pipeline.fsutil import OutputError
     from pipeline.render.deck_pdf import UnknownClassError, unknown_class_findings

@@ -3,8 +3,8 @@
 The engine's checks alone would pass data that the build then stops on (a name too
 long for its box at 18 pt, an emoji liblouis cannot translate, a low-contrast palette).
 So a check runs the build's own preflight stages — checks, braille layout and a print
-dry run into a temporary folder — plus the UV layer's clearance check, and a game that
-checks clean builds.
+dry run into a temporary folder — plus the checks of the later stages that data can fail
+(UV clearance, die faces, archive links), and a game that checks clean builds.
 """
 
 from __future__ import annotations
@@ -16,23 +16,35 @@ from engine.findings import Finding
 from engine.model import Deck
 from engine.registry import Selection, filter_findings
 from pipeline.fsutil import staging_writes
-from pipeline.stages import Job, stage_braille, stage_checks, stage_print
+from pipeline.stages import Job, stage_braille, stage_checks, stage_dice, stage_print
 
 
 def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = Selection(), geometry: str | None = None) -> list[Finding]:
     """Findings of the engine checks (with ``rulebook`` when given), the braille layout, the
-    print stage and the braille/QR clearance, filtered by ``selection`` and the cards' ``ignore:``.
+    print stage, the braille/QR clearance, the die sheets and the archive's QR links,
+    filtered by ``selection`` and the cards' ``ignore:``: every check the build makes, so a
+    game that checks clean builds.
 
     Writes nothing that outlives the call. Bad data gives findings (BR005 for an unknown
-    ``braille.geometry``, PR007 for a card size no layout has); an unknown ``geometry``
-    override raises ValueError, a malformed layout template LayoutError.
+    ``braille.geometry``, PR007 for a card size no layout has, CP008 for a card whose class
+    the game lacks — nothing of that card is drawn); an unknown ``geometry`` override
+    raises ValueError, a malformed layout template LayoutError.
     """
+    from pipeline.archive import check_qr_links, write_archive
     from pipeline.build import BuildSettings
+    from pipeline.render.deck_pdf import UnknownClassError
     from pipeline.render.tactile import clearance_findings
 
     settings = BuildSettings(rulebook=str(rulebook) if rulebook else None, geometry=geometry, select=selection.select, ignore=selection.ignore)
     with tempfile.TemporaryDirectory(prefix="deckpress-check-") as tmp, staging_writes():
         job = Job(deck, settings, Path(tmp))
-        findings = stage_checks(job) + stage_braille(job) + stage_print(job)
+        findings = stage_checks(job) + stage_braille(job) + stage_dice(job)
+        try:
+            findings += stage_print(job)
+        except UnknownClassError:
+            pass  # the checks' CP008 finding names the card and its line
         findings += clearance_findings(job.products["blocks"], deck=deck)
+        archive = job.folder("archive")
+        write_archive(deck, job.products["blocks"], None, archive)  # pages without face images: the links are what is checked
+        findings += check_qr_links(deck, archive)
     return filter_findings(findings, selection, deck)

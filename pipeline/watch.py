@@ -96,12 +96,14 @@ def rebuild(game_dir: str | Path, out_dir: str | Path, state: WatchState | None 
     templates_fp = templates_fingerprint()
     cards = {c.id: card_fingerprint(deck, c) for c in deck.cards}
     everything = game_fp != state.game or templates_fp != state.templates
-    changed = [cid for cid, fp in cards.items() if everything or state.cards.get(cid) != fp]
+    # A card whose class the game lacks cannot be drawn; its CP008 finding (in ``checks``) says so.
+    drawable = {c.id for c in deck.cards if deck.game.class_by_id(c.class_id) is not None}
+    changed = [cid for cid, fp in cards.items() if (everything or state.cards.get(cid) != fp) and cid in drawable]
     removed = sorted(set(state.cards) - set(cards))
     checks = deck_findings(deck)
     stage: list[Finding] = []
     if changed:
-        whole = len(changed) == len(cards)
+        whole = len(changed) == len(cards) == len(drawable)
         stage = list(proof_cards(deck, None if whole else changed, out_dir, dpi, checks=()).findings)
         if not whole:  # keep the stage findings of the cards (and the game) that were not redrawn
             stage += [f for f in state.stage_findings if f.location.card not in changed and (not f.location.card or f.location.card in cards)]

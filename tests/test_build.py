@@ -287,3 +287,15 @@ def test_force_cannot_build_a_card_size_without_a_layout(tmp_path, game_copy):
     assert outcome.status == "stopped"
     assert "PR007" in {f.code for f in outcome.findings}
     assert not (tmp_path / "out" / "mini").exists()
+
+
+def test_findings_name_files_where_they_live_after_the_build(tmp_path, mini_dir):
+    (outcome,) = run_build([str(mini_dir)], BuildSettings(out_dir=str(tmp_path), papers=("letter",), back_offset=("9mm", "0mm"), only=("impose",)))
+    (large,) = [f for f in outcome.findings if f.code == "IM005"]
+    assert large.location.file == str(tmp_path / "mini" / "sheets" / "mini-letter-backs.pdf")
+    assert Path(large.location.file).is_file()
+
+
+def test_a_folder_named_twice_builds_once(tmp_path, mini_dir):
+    outcomes = run_build([str(mini_dir), str(mini_dir) + "/"], BuildSettings(out_dir=str(tmp_path), only=("emboss",)))
+    assert [o.game_id for o in outcomes] == ["mini"]

@@ -118,3 +118,18 @@ def test_check_binary_cards_file_exits_2(game_copy, monkeypatch, tmp_path):
     result = runner.invoke(app, ["check", "mini"])
     assert result.exit_code == 2
     assert result.output.splitlines()[0] == "mini/cards.yaml: error DA005 unreadable-data-file: cards.yaml is not UTF-8 text (byte 0 cannot be read; a binary file or another encoding)"
+
+
+def test_check_reports_dice_and_archive_problems_the_build_would_stop_on(game_copy):
+    game = game_copy("mini")
+    text = (game / "game.yaml").read_text().replace("size: 35mm", "size: 3mm")
+    (game / "game.yaml").write_text(text)
+    result = runner.invoke(app, ["check", str(game)])
+    assert result.exit_code == 1 and " DI002 " in result.output
+
+
+def test_check_and_a_card_of_an_unknown_class(game_copy):
+    game = game_copy("mini")
+    (game / "cards.yaml").write_text((game / "cards.yaml").read_text().replace("class: forest", "class: forst", 1))
+    result = runner.invoke(app, ["check", str(game)])
+    assert result.exit_code == 1 and " CP008 " in result.output and "internal error" not in result.output

@@ -123,3 +123,16 @@ def test_proof_command_one_card(mini_dir, tmp_path):
     assert [p.name for p in (tmp_path / "fronts").iterdir()] == ["fireball.png"]
     result = CliRunner().invoke(app, ["proof", str(mini_dir), "--card", "nope", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "no card 'nope'" in result.output
+
+
+def test_a_class_typo_is_reported_and_watching_goes_on(game_copy, tmp_path):
+    game = game_copy("mini")
+    out = tmp_path / "proofs"
+    state, _ = rebuild(game, out)
+    _set(game, "class: forest\n    kind: spell", "class: forst\n    kind: spell")  # fireball's class
+    state, step = rebuild(game, out, state)
+    assert ("CP008", "fireball") in {(f.code, f.location.card) for f in step.new_findings}
+    assert "fireball" not in step.rebuilt
+    _set(game, "class: forst\n    kind: spell", "class: forest\n    kind: spell")
+    state, step = rebuild(game, out, state)
+    assert step.rebuilt == ("fireball",) and not any(f.code == "CP008" for f in step.findings)
