@@ -105,7 +105,11 @@ def test_an_overlong_name_is_a_finding_not_smaller_text(game_copy):
     assert finding.name == "text-does-not-fit" and finding.severity.value == "error"
     assert finding.location.card == "ember-ranger"
     assert finding.location.file.endswith("cards.yaml") and finding.location.line == 12  # the name: line
-    assert "name does not fit its box at 18 pt" in finding.message and "characters too long" in finding.message
+    # 6 lines at 18 pt × 1.2 = 129.6 pt in a 0.78 in (56.2 pt) box: 2 print ("The Exceedingly",
+    # "Long-Winded…"); the 4 left out hold "Archmage of the Northern Glacier Who Never Stops
+    # Talking", 48 letters without the spaces (8+2+3+8+7+3+5+5+7, counted by hand).
+    assert finding.message == ("card 'ember-ranger' name does not fit its box at 18 pt: needs 129.6 pt of height at 18 pt, "
+                               "the box has 56.2 pt: 4 lines too many (48 characters do not print)")
     page = PdfReader(result.path).pages[1].extract_text()
     assert "The Exceedingly" in page and "…" in page and "Talking" not in page
     with pikepdf.open(result.path) as pdf:
@@ -120,7 +124,41 @@ def test_a_word_wider_than_its_box_is_named(game_copy):
     result = render_fronts(load_game(folder), folder / "fronts.pdf")
     (finding,) = [f for f in result.findings if f.code == "PR001"]
     assert finding.location.card == "fireball"
-    assert "'Supercalifragilisticexpialidocious' is wider than the 180.0 pt box" in finding.message
+    # It is broken over the 2 lines the name box holds, so every character prints: no count of
+    # characters (it used to say "(0 characters too long)").
+    assert finding.message == ("card 'fireball' name does not fit its box at 18 pt: the word "
+                               "'Supercalifragilisticexpialidocious' is wider than the 180.0 pt box at 18 pt "
+                               "and is broken across lines")
+    page = PdfReader(result.path).pages[3].extract_text()
+    assert "Supercalifragilistice" in page and "xpialidocious" in page and "…" not in page
+
+
+# Rules text of 8 lines at 18 pt whose last line is the one-letter word "a": under the
+# "Rally!" heading (keywords style, leading 1.24) it needs 18 × 1.24 + 8 × 18 × 1.2 = 195.12 pt
+# in the 2.68 in (192.96 pt) rules box.
+ONE_LETTER_OVER = "Play another card into the battle. " * 4 + "Then draw a"
+
+
+def test_one_line_too_many_counts_its_letters_not_zero():
+    # The old estimate (characters minus one per kept line) came out as 0 here.
+    result = fit([Paragraph("Rally!", BOLD, 22, 18, 1.24), Paragraph(ONE_LETTER_OVER, REGULAR, 20, 18, 1.2)], 180, 192.96, "top")
+    assert not result.fits and result.sizes == (18, 18)
+    assert (result.overflow_lines, result.overflow_chars) == (1, 1)
+    assert [line.text for line in result.lines][-1] == "the battle. Then draw…"  # fits with the ellipsis: nothing displaced
+    assert result.shortfall(180) == ("needs 195.1 pt of height at 18 pt, the box has 193.0 pt: "
+                                     "1 line too many (1 character does not print)")
+
+
+def test_overflowing_rules_text_is_reported_in_lines_and_letters(game_copy):
+    game_copy("mini")  # mini-plus extends ../mini
+    folder = game_copy("mini-plus")
+    cards = folder / "cards.yaml"
+    cards.write_text(cards.read_text().replace("rules: Play another card into the battle.", f"rules: {ONE_LETTER_OVER}", 1))
+    result = render_fronts(load_game(folder), folder / "fronts.pdf")
+    (finding,) = [f for f in result.findings if f.code == "PR001"]
+    assert finding.location.card == "crystal-rally"
+    assert finding.message == ("card 'crystal-rally' rules does not fit its box at 18 pt: needs 195.1 pt of height at 18 pt, "
+                               "the box has 193.0 pt: 1 line too many (1 character does not print)")
 
 
 def test_a_character_without_a_glyph_is_a_finding(game_copy):

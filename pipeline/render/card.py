@@ -37,8 +37,10 @@ TEXT_DOES_NOT_FIT = declare(
     """A card's text does not fit its box in the layout even at 18 pt, the large-print floor.
 
     deckpress never prints text under 18 pt: it shrinks from the style's size down to its
-    floor, and past that reports the field, how much room it needs and how many characters
-    do not fit (the card shows the lines that fit, ending in "…").
+    floor, and past that reports the field, how much height it needs, how many lines are
+    too many and how many characters (spaces not counted) do not print (the card shows the
+    lines that fit, ending in "…"). A single word wider than the box is named; it is
+    broken across lines.
 
     Fails: the name "The Exceedingly Long-Winded Archmage of the Northern Glacier" in a
     2-line name box.
@@ -160,13 +162,8 @@ class _Painter:
         style = self.sheet.design.text[field] if field in self.sheet.design.text else None
         result = fit(paragraphs, w, h, valign or (style.valign if style else "middle"))
         if not result.fits:
-            detail = f"needs {result.needed_height:.1f} pt of height at {min(result.sizes):g} pt, the box has {result.box_height:.1f} pt"
-            if result.too_wide:
-                detail = f"the word {result.too_wide!r} is wider than the {w:.1f} pt box at {min(result.sizes):g} pt; " + detail
             self.findings.append(TEXT_DOES_NOT_FIT.finding(
-                f"{self.subject} {field} does not fit its box at 18 pt: {detail} "
-                f"({result.overflow_chars} characters too long)",
-                where,
+                f"{self.subject} {field} does not fit its box at 18 pt: {result.shortfall(w)}", where,
                 hint=f"shorten the {field} (or give it a shorter form), or enlarge the box in the layout template"))
         c = self.canvas
         c.setFillColor(self.text_colour)

@@ -4,9 +4,9 @@ A box holds one or more paragraphs (a card's keywords heading and its rules text
 the rules box). :func:`fit` tries the preferred sizes, then every paragraph 1 pt smaller
 (each stopping at its own ``min_size``, never under :data:`MIN_TEXT_PT`), and returns the
 first layout whose lines fit both the width and the height. When nothing fits even at the
-floor, the result says so (``fits`` False, with the height and characters that overflow)
-and holds the lines that do fit, the last one ending in an ellipsis: the caller reports a
-finding; text is never silently clipped or shrunk below the floor.
+floor, the result says so (``fits`` False, with the height, lines and characters that
+overflow) and holds the lines that do fit, the last one ending in an ellipsis when lines are left out:
+the caller reports a finding; text is never silently clipped or shrunk below the floor.
 """
 
 from __future__ import annotations
@@ -54,9 +54,12 @@ class Fit:
     """The result of fitting paragraphs into a box.
 
     ``lines`` are ready to draw; ``fits`` is False when the text needs more than the box
-    even at the floor size, and then ``needed_height`` (pt, at the floor), ``box_height``
-    and ``overflow_chars`` (characters left out) say by how much; ``too_wide`` names a
-    word wider than the box at the floor size.
+    even at the floor size, or has a word wider than the box. Then ``needed_height`` (pt,
+    at the floor) and ``box_height`` say by how much, ``overflow_lines`` how many wrapped
+    lines do not fit the height and ``overflow_chars`` how many characters of them (spaces
+    not counted, characters the ellipsis displaces included) do not print; both are 0 when
+    only the width fails. ``too_wide`` names a word wider than the box at the floor size
+    (it is broken between characters and every character still prints).
     """
 
     lines: tuple[Line, ...]
@@ -66,6 +69,29 @@ class Fit:
     box_height: float
     overflow_chars: int = 0
     too_wide: str | None = None
+    overflow_lines: int = 0
+
+    def shortfall(self, width: float) -> str:
+        """How text that does not fit misses its ``width`` pt box, in words (the PR001 message).
+
+        E.g. "needs 151.2 pt of height at 18 pt, the box has 129.6 pt: 1 line too many
+        (2 characters do not print)", or, when only the width fails, "the word
+        'Supercalifragilistic' is wider than the 180.0 pt box at 18 pt and is broken across
+        lines". Empty when the text fits.
+        """
+        if self.fits:
+            return ""
+        size = min(self.sizes)
+        parts = []
+        if self.too_wide:
+            parts.append(f"the word {self.too_wide!r} is wider than the {width:.1f} pt box at {size:g} pt"
+                         + ("" if self.overflow_lines else " and is broken across lines"))
+        if self.overflow_lines:
+            lines = f"{self.overflow_lines} line{'s' if self.overflow_lines != 1 else ''} too many"
+            chars = "1 character does not" if self.overflow_chars == 1 else f"{self.overflow_chars} characters do not"
+            parts.append(f"needs {self.needed_height:.1f} pt of height at {size:g} pt, the box has "
+                         f"{self.box_height:.1f} pt: {lines} ({chars} print)")
+        return "; ".join(parts)
 
 
 _BREAK = re.compile(r"[^\S\u00a0\u202f]+")
@@ -142,23 +168,33 @@ def fit(paragraphs: Sequence[Paragraph], width: float, height: float, valign: VA
             return Fit(_place(blocks, width, height, needed, valign), True, tuple(sizes), needed, height)
     # Nothing fits even at the floor: keep the lines that fit, mark the cut with an ellipsis.
     blocks, needed, wide = _layout(paragraphs, sizes, width)
-    kept, total_chars, kept_chars, used = [], 0, 0, 0.0
+    kept, used, cut, overflow_lines, overflow_chars = [], 0.0, False, 0, 0
     for para, size, lines, lh in blocks:
-        room = [ln for i, ln in enumerate(lines) if used + (i + 1) * lh <= height + 1e-6]
-        total_chars += len(para.text.strip())
-        kept_chars += sum(len(ln) + 1 for ln in room)
-        used += len(room) * lh
-        kept.append((para, size, room, lh))
-        if len(room) < len(lines):
-            break
-    total_chars += sum(len(p.text.strip()) for p in paragraphs[len(kept):])
-    kept = _mark_cut(kept, width)
-    overflow = max(0, total_chars - kept_chars) if needed > height + 1e-6 else 0
-    return Fit(_place(kept, width, height, used, "top"), False, tuple(sizes), needed, height, overflow, wide)
+        room = [] if cut else [ln for i, ln in enumerate(lines) if used + (i + 1) * lh <= height + 1e-6]
+        dropped = lines[len(room):]
+        overflow_lines += len(dropped)
+        overflow_chars += sum(_ink(ln) for ln in dropped)
+        if not cut:
+            used += len(room) * lh
+            kept.append((para, size, room, lh))
+        cut = cut or bool(dropped)
+    if overflow_lines:
+        kept, displaced = _mark_cut(kept, width)
+        overflow_chars += displaced
+    return Fit(_place(kept, width, height, used, "top"), False, tuple(sizes), needed, height,
+               overflow_chars, wide, overflow_lines)
+
+
+def _ink(line: str) -> int:
+    """Characters of ``line`` that print: every character but spaces (no-break spaces included)."""
+    return sum(not ch.isspace() for ch in line)
 
 
 def _mark_cut(kept, width):
-    """End the last kept line with an ellipsis, dropping characters until it fits the width."""
+    """End the last kept line with an ellipsis, dropping characters until it fits the width.
+
+    Returns the blocks and how many printing characters the ellipsis displaced.
+    """
     for index in range(len(kept) - 1, -1, -1):
         para, size, lines, lh = kept[index]
         if lines:
@@ -166,8 +202,8 @@ def _mark_cut(kept, width):
             while last and para.face.width(last + ELLIPSIS, size) > width:
                 last = last[:-1]
             kept[index] = (para, size, lines[:-1] + [last.rstrip() + ELLIPSIS], lh)
-            break
-    return kept
+            return kept, _ink(lines[-1]) - _ink(last)
+    return kept, 0
 
 
 def _place(blocks, width: float, height: float, needed: float, valign: VAlign) -> tuple[Line, ...]:
