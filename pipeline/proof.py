@@ -34,7 +34,8 @@ from pipeline.archive import environment
 from pipeline.fsutil import write_bytes, write_text
 from pipeline.layout import Box, CardLayout, load_layout
 from pipeline.raster import PageRaster, render_pages
-from pipeline.render.style import box_of, design_for
+from pipeline.render.card import Sheet, art_box, prints_placeholder_art
+from pipeline.render.style import design_for
 
 if TYPE_CHECKING:
     from pipeline.braille.layout import BrailleBlock
@@ -55,11 +56,16 @@ class ProofError(ValueError):
     """Proof inputs that do not fit together (a card without a page in the fronts PDF)."""
 
 
-def has_placeholder_art(deck: Deck, card: Card) -> bool:
-    """True when the card prints with placeholder art: no ``image:`` or no such file in the game folder."""
-    if not card.image:
-        return True
-    return not (Path(deck.folder or ".") / card.image).is_file()
+def _sheet(layout: CardLayout | None) -> Sheet:
+    layout = layout or load_layout()
+    return Sheet(layout, design_for(layout))
+
+
+def has_placeholder_art(deck: Deck, card: Card, layout: CardLayout | None = None) -> bool:
+    """True when the card prints with placeholder art, by the print stage's own rule
+    (:func:`pipeline.render.card.prints_placeholder_art`): its face in ``layout`` (default
+    card-3x5-portrait) has an art box and the card names no image Pillow can read in the game folder."""
+    return prints_placeholder_art(card, _sheet(layout), Path(deck.folder or "."))
 
 
 def draw_dots(image: Image.Image, raster: PageRaster, block: BrailleBlock, rgba: tuple[int, int, int, int] = DOT_RGBA) -> Image.Image:
@@ -122,11 +128,10 @@ def proof_front(raster: PageRaster, deck: Deck, card: Card, block: BrailleBlock 
     ``overlay=False`` leaves the dots out (the base the overlay is blended onto).
     Returns an RGB image the size of ``raster.image``.
     """
-    layout = layout or load_layout()
+    sheet = _sheet(layout)
     image = raster.image
-    face = "front-rules" if (card.rules or "").strip() else "front-art"  # as pipeline.render.card.draw_front
-    art = _box_px(raster, box_of(layout, design_for(layout), face, "art"))
-    if art is not None and has_placeholder_art(deck, card):
+    art = _box_px(raster, art_box(card, sheet))
+    if art is not None and prints_placeholder_art(card, sheet, Path(deck.folder or ".")):
         image = stamp(image, "PLACEHOLDER ART", (art[0], art[3] - (art[3] - art[1]) * 0.3, art[2], art[3]))
     if card.provenance is Provenance.provisional:
         w, h = image.size

@@ -113,6 +113,39 @@ def test_placeholder_art_is_stamped_until_the_art_exists(built, game_copy):
     assert _red_stamp_pixels(image, art_band) == 0
 
 
+def test_placeholder_stamp_follows_the_print_rule(game_copy):
+    """The stamp and the print's PR004 count agree: a rules card (no art box) is never stamped,
+    even with a missing image; an image Pillow cannot read is stamped (the print draws placeholder art)."""
+    from pipeline.proof import has_placeholder_art
+
+    art_band = (19, 430, 469, 505)  # as in test_placeholder_art_is_stamped_until_the_art_exists
+    game_copy("mini")  # mini-plus extends ../mini
+    folder = game_copy("mini-plus")
+    cards = folder / "cards.yaml"
+    text = cards.read_text(encoding="utf-8").replace("    provenance: provisional\n", "    provenance: rulebook\n")
+    text = text.replace("    indicator: A\n", "    indicator: A\n    image: art/rally.png\n", 1)
+    text = text.replace("    name: Ember Delver\n", "    name: Ember Delver\n    image: art/broken.png\n", 1)
+    cards.write_text(text, encoding="utf-8")
+    (folder / "art").mkdir()
+    (folder / "art" / "broken.png").write_bytes(b"not a PNG at all")
+    deck = load_game(folder)
+    fronts = render_fronts(deck, folder / "fronts.pdf")
+    (info,) = [f for f in fronts.findings if f.code == "PR004"]
+    assert info.message.startswith("4 of 4 unique cards with an art box")
+    stamped = {c.id: has_placeholder_art(deck, c) for c in deck.cards}
+    assert stamped == {"ember-apprentice": True, "forest-apprentice": True, "fireball": True,
+                       "ember-delver": True, "crystal-rally": False}
+    assert sum(stamped.values()) == 4
+    for card_id, band in (("crystal-rally", None), ("ember-delver", art_band)):
+        card = deck.card_by_id(card_id)
+        raster = render_page(fronts.path, list(fronts.pages).index(card_id), dpi=150)
+        image = proof_front(raster, deck, card, None, overlay=False)
+        if band is None:
+            assert _red_stamp_pixels(image, (0, 0, *image.size)) == 0
+        else:
+            assert _red_stamp_pixels(image, band) > 3000
+
+
 def test_back_proofs_one_per_class(built):
     backs = sorted(p.name for p in (built["dir"] / "backs").iterdir())
     assert backs == ["ember.png", "forest.png"]

@@ -236,3 +236,49 @@ def test_card_size_that_does_not_match_the_layout_is_refused(game_copy, tmp_path
     with pytest.raises(LayoutError, match="game.yaml:.*card-3x5-portrait"):
         render_fronts(load_game(folder), tmp_path / "x.pdf")
     assert not (tmp_path / "x.pdf").exists()
+
+
+def _with_crystal_image(game_copy, image_bytes: bytes | None = None):
+    """mini-plus with ``image: art/rally.png`` on its rules card (the Power Crystal), the file written when given."""
+    game_copy("mini")  # mini-plus extends ../mini
+    folder = game_copy("mini-plus")
+    cards = folder / "cards.yaml"
+    cards.write_text(cards.read_text().replace("    indicator: A\n", "    indicator: A\n    image: art/rally.png\n", 1))
+    if image_bytes is not None:
+        (folder / "art").mkdir()
+        (folder / "art" / "rally.png").write_bytes(image_bytes)
+    return folder
+
+
+def test_image_on_a_rules_card_is_reported_not_dropped_silently(game_copy):
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (120, 90), (200, 40, 10)).save(buf, "PNG")
+    folder = _with_crystal_image(game_copy, buf.getvalue())
+    deck = load_game(folder)
+    result = render_fronts(deck, folder / "out.pdf")
+    (finding,) = [f for f in result.findings if f.code == "PR009"]
+    assert finding.name == "art-not-shown" and finding.severity.value == "warning"
+    assert finding.location.card == "crystal-rally" and finding.location.file.endswith("cards.yaml")
+    # cards.yaml of mini-plus: the inserted image: line is line 16, its value at column 12
+    assert (finding.location.line, finding.location.column) == (16, 12)
+    assert finding.message == ("card 'crystal-rally' names image 'art/rally.png', but layout card-3x5-portrait has no art box "
+                               "on its front-rules face (cards with rules text): the image is not printed")
+    assert not [f for f in result.findings if f.code in ("PR001", "PR003")]
+    page = result.pages.index("crystal-rally")
+    with pikepdf.open(result.path) as pdf:
+        xobjects = pdf.pages[page].obj.Resources.get("/XObject", {})
+        assert [x for x in xobjects.values() if x.Subtype == pikepdf.Name.Image] == []
+
+
+def test_placeholder_count_leaves_out_cards_without_an_art_box(rendered, game_copy):
+    # mini-plus: 4 cards without rules text (all placeholder art) and 1 rules card, which prints no art
+    _, fronts, _ = rendered
+    (info,) = [f for f in fronts.findings if f.code == "PR004"]
+    assert info.message == "4 of 4 unique cards with an art box print with placeholder art (1 more prints no art: its face has no art box)"
+    # an image named on the rules card (even a missing one) changes neither the count nor PR003
+    folder = _with_crystal_image(game_copy)
+    result = render_fronts(load_game(folder), folder / "out.pdf")
+    assert [f.message for f in result.findings if f.code == "PR004"] == [info.message]
+    assert [f.code for f in result.findings if f.code in ("PR003", "PR009")] == ["PR009"]

@@ -61,3 +61,20 @@ def test_a_fresh_interpreter_writes_the_same_bytes(tmp_path):
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert there.read_bytes() == here.read_bytes()
+
+
+def test_placeholder_count_counts_only_cards_with_an_art_box(printed):
+    # Cards with rules text print on the front-rules face, which has no art oval. Counted in the
+    # data: apprentice-power-crystal has 10 such cards (its Power Crystals), Claim 29, Enchant 1.
+    expected = {
+        "apprentice": "60 of 60 unique cards with an art box print with placeholder art",
+        "apprentice-power-crystal": "64 of 64 unique cards with an art box print with placeholder art "
+                                    "(10 more print no art: their face has no art box)",
+        "claim-reinforcements-magic": "30 of 30 unique cards with an art box print with placeholder art "
+                                      "(29 more print no art: their face has no art box)",
+        "enchant": "56 of 56 unique cards with an art box print with placeholder art (1 more prints no art: its face has no art box)",
+    }
+    for name, (deck, fronts, _) in printed.items():
+        assert [f.message for f in fronts.findings if f.code == "PR004"] == [expected[name]], name
+        assert sum(bool((c.rules or "").strip()) for c in deck.cards) == {
+            "apprentice": 0, "apprentice-power-crystal": 10, "claim-reinforcements-magic": 29, "enchant": 1}[name]

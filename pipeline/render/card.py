@@ -5,7 +5,7 @@ badge, the power top-right (or a Power Crystal's A/P indicator), the art oval (t
 image, or drawn placeholder art showing the emblem and marked "placeholder art"), the
 name at the bottom and the keyword(s) below it. Cards with rules text (Claim's
 artifacts, Power Crystals) use the ``front-rules`` face: no oval, a rules box headed by
-the keywords. The back shows the game title, the emblem and the class name.
+the keywords (an ``image:`` on such a card is not printed and is reported, PR009). The back shows the game title, the emblem and the class name.
 
 The class colour (the palette's ``background``) runs to the bleed edge, framed in the
 palette's ``accent`` at the safe inset; every word is the palette's ``text`` colour on
@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
+from PIL import Image, UnidentifiedImageError
 from reportlab.lib.colors import CMYKColor
 
 from engine.findings import Finding, Location, Severity
@@ -68,10 +70,14 @@ PLACEHOLDER_ART = declare(
     """Cards printed with drawn placeholder art because their data names no image.
 
     One finding per game with the count: placeholder art is marked on the card itself.
+    Only cards whose face has an art box count: in card-3x5-portrait a card with rules
+    text uses the ``front-rules`` face, which prints no art at all (the message says how
+    many such cards there are).
 
-    Fails: a card without ``image:`` (reported, not an error).
+    Fails: a card without ``image:`` and without rules text (reported, not an error).
 
-    Passes: every card with ``image:`` naming its art.
+    Passes: every card with an art box names its art with ``image:``; a Power Crystal
+    with rules text and no ``image:`` (its face has no art box).
     """,
 )
 GLYPH_MISSING = declare(
@@ -96,6 +102,27 @@ ELEMENTS_OVERLAP = declare(
     Passes: a Power Crystal with ``indicator: A`` and no power.
     """,
 )
+
+ART_NOT_SHOWN = declare(
+    "PR009",
+    "art-not-shown",
+    Severity.warning,
+    """A card names an ``image`` but the layout face it prints on has no art box, so the image is not printed.
+
+    In card-3x5-portrait, cards with rules text (Claim's artifacts, Power Crystals) use
+    the ``front-rules`` face: the rules box takes the art's place so the text stays at
+    18 pt or more. The finding sits on the card's ``image:`` line.
+
+    Fails: a Power Crystal with ``rules: Play another card into the battle.`` and
+    ``image: art/rally-crystal.png``.
+
+    Passes: the same Power Crystal without ``image:``; or a character without rules text
+    and with ``image: art/ember-apprentice.png`` (printed in the art oval).
+    """,
+)
+
+#: What each front face is for, in messages.
+FACE_PURPOSE = {"front-art": "cards without rules text", "front-rules": "cards with rules text"}
 
 INDICATOR_LABELS = {"A": "Active", "P": "Passive"}
 
@@ -131,6 +158,42 @@ class Sheet:
         """The layout box ``element`` is drawn in on ``face`` (``front-art``, ``front-rules``, ``back``), or None."""
         name = self.design.face(face).get(element)  # type: ignore[arg-type]
         return self.layout.boxes[name] if name else None
+
+
+def front_face(card: Card) -> Literal["front-art", "front-rules"]:
+    """The layout face ``card``'s front prints on: ``front-rules`` when it has rules text (not blank), else ``front-art``."""
+    return "front-rules" if (card.rules or "").strip() else "front-art"
+
+
+def art_box(card: Card, sheet: Sheet) -> Box | None:
+    """The box (pt from the trim's top-left) ``card``'s art prints in, or None when its face has no art box."""
+    return sheet.box(front_face(card), "art")
+
+
+def image_readable(path: Path) -> bool:
+    """True when ``path`` is a file Pillow opens and verifies (header and, for PNG, chunk checksums; no full decode)."""
+    try:
+        with Image.open(path) as im:
+            im.verify()
+    except (OSError, SyntaxError, ValueError, UnidentifiedImageError):
+        return False
+    return True
+
+
+def prints_placeholder_art(card: Card, sheet: Sheet, art_root: Path | None = None) -> bool:
+    """True when ``card``'s front prints drawn placeholder art.
+
+    That is when its face has an art box (:func:`art_box`) and the card has no usable image:
+    no ``image:``, or a file under ``art_root`` (the game folder) that is missing or that
+    Pillow cannot read (:func:`image_readable`; PR003 reports those). A card whose face has
+    no art box prints no art at all and gets False. The print stage's PR004 count and the
+    proof's PLACEHOLDER ART stamp both use this rule.
+    """
+    if art_box(card, sheet) is None:
+        return False
+    if not card.image:
+        return True
+    return not image_readable((art_root or Path(".")) / card.image)
 
 
 @dataclass
@@ -203,13 +266,13 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
     """Draw the front of ``card`` on the current page of ``canvas``; returns PR/QR findings.
 
     ``art_root`` is the folder ``card.image`` is relative to (the game folder). The face is
-    ``front-rules`` when the card has rules text, else ``front-art``. Findings: PR001 text
-    that does not fit at 18 pt, PR003 an unreadable image, PR005 missing glyphs, PR006 a
-    power and an indicator in one box, QR001 a URL too dense for the qr box.
+    :func:`front_face`. Findings: PR001 text that does not fit at 18 pt, PR003 an unreadable
+    image, PR005 missing glyphs, PR006 a power and an indicator in one box, PR009 an image
+    on a face without an art box, QR001 a URL too dense for the qr box.
     """
     findings: list[Finding] = []
     where = lambda f: card.where(f).with_card(card.id)  # noqa: E731
-    face = "front-rules" if (card.rules or "").strip() else "front-art"
+    face = front_face(card)
     paint = _Painter(canvas, sheet, cmyk(cls.palette.text), f"card {card.id!r}", findings)
     _ground(canvas, sheet, cls)
 
@@ -235,9 +298,15 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
                                    paint.para(INDICATOR_LABELS[card.indicator], "indicator_label")],
                    "indicator", where("indicator"), valign="top")
 
-    art_box = sheet.box(face, "art")
-    if art_box is not None:
-        findings += _draw_art(canvas, card, cls, sheet, art_box, paint, art_root)
+    art = sheet.box(face, "art")
+    if art is not None:
+        findings += _draw_art(canvas, card, cls, sheet, art, paint, art_root)
+    elif card.image:
+        findings.append(ART_NOT_SHOWN.finding(
+            f"card {card.id!r} names image {card.image!r}, but layout {sheet.layout.name} has no art box on its "
+            f"{face} face ({FACE_PURPOSE[face]}): the image is not printed",
+            card.where("image").with_card(card.id),
+            hint=f"drop image: from the card, or give the layout's {face} face an art box (with room left for the text at 18 pt)"))
 
     keywords = " ".join(k.replace(" ", "\u00a0") for k in card.keywords)
     rules_box = sheet.box(face, "rules")

@@ -23,7 +23,8 @@ from engine.model import Deck
 from engine.registry import declare
 from pipeline.layout import LAYOUTS, CardLayout, load_layout
 from pipeline.render import fonts
-from pipeline.render.card import IMAGE_UNREADABLE, PLACEHOLDER_ART, Sheet, draw_back, draw_front
+from pipeline.render.card import (IMAGE_UNREADABLE, PLACEHOLDER_ART, Sheet, art_box, draw_back, draw_front,
+                                  prints_placeholder_art)
 from pipeline.render.contrast import palette_findings
 from pipeline.render.pdfx import finish
 from pipeline.render.style import LayoutError, design_for
@@ -175,15 +176,31 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
         findings += draw_front(canvas, card, cls, game, sheet, _art_root(deck))
         canvas.showPage()
         ids.append(card.id)
-    unreadable = {f.location.card for f in findings if f.code == IMAGE_UNREADABLE.code}
-    placeholders = [c.id for c in deck.cards if not c.image or c.id in unreadable]
-    if placeholders:
-        findings.append(PLACEHOLDER_ART.finding(
-            f"{len(placeholders)} of {len(deck.cards)} unique cards print with placeholder art",
-            Location(game.where().file), hint="add image: to the cards when the art is ready"))
+    findings += _placeholder_count(deck, sheet, findings)
     canvas.save()
     finish(buffer.getvalue(), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}")
     return PrintResult(Path(path), tuple(ids), tuple(findings))
+
+
+def _placeholder_count(deck: Deck, sheet: Sheet, findings: list[Finding]) -> list[Finding]:
+    """The PR004 finding: how many unique cards print placeholder art, among those whose face has an art box.
+
+    A card counts when :func:`prints_placeholder_art` says so, or when drawing it raised
+    PR003 (an image Pillow opened but could not decode). Cards whose face has no art box
+    (rules cards) print no art and are only mentioned. Empty when no card prints placeholder art.
+    """
+    unreadable = {f.location.card for f in findings if f.code == IMAGE_UNREADABLE.code}
+    root = _art_root(deck)
+    with_box = [c for c in deck.cards if art_box(c, sheet) is not None]
+    placeholders = [c for c in with_box if c.id in unreadable or prints_placeholder_art(c, sheet, root)]
+    if not placeholders:
+        return []
+    without = len(deck.cards) - len(with_box)
+    rest = ("" if not without else " (1 more prints no art: its face has no art box)" if without == 1
+            else f" ({without} more print no art: their face has no art box)")
+    return [PLACEHOLDER_ART.finding(
+        f"{len(placeholders)} of {len(with_box)} unique cards with an art box print with placeholder art{rest}",
+        Location(deck.game.where().file), hint="add image: to the cards when the art is ready")]
 
 
 def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None) -> PrintResult:
