@@ -141,9 +141,3 @@ def design_for(layout: CardLayout) -> Design:
             if box not in layout.boxes:
                 raise LayoutError(f"layout {layout.name}: faces.{face}.{element}: no box named {box!r} in boxes")
     return design
-
-
-def box_of(layout: CardLayout, design: Design, face: str, element: str) -> Box | None:
-    """The box of ``element`` on ``face`` (``front-art``, ``front-rules``, ``back``), or None when the face does not place it."""
-    name = design.face(face).get(element)  # type: ignore[arg-type]
-    return layout.boxes[name] if name else None
