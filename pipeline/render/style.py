@@ -20,7 +20,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.model import Length
-from pipeline.layout import Box, CardLayout
+from pipeline.layout import CardLayout
 from pipeline.render.textfit import MIN_TEXT_PT
 
 #: Elements a face may place, and which of them are text (need a style in ``text``).
