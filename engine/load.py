@@ -53,8 +53,12 @@ INVALID_VALUE = declare(
     Severity.error,
     """A field has the wrong type or a value outside what the field accepts.
 
-    Fails: ``copies: two``.
-    Passes: ``copies: 2``.
+    Also: blank text where a reader needs some (a name, the title, a keyword summary);
+    two classes, two dice or two keywords with one id or name; two classes with one
+    indicator letter (blind players tell classes apart by its braille cell).
+
+    Fails: ``copies: two``; ``name: ""``; a second class with ``indicator: E``.
+    Passes: ``copies: 2``; ``name: Ember Rogue``; ``indicator: F``.
     """,
 )
 UNKNOWN_KEY = declare(
@@ -111,10 +115,17 @@ _PLAIN = {
     **dict.fromkeys(("date_parsing", "date_type", "date_from_datetime_parsing", "date_from_datetime_inexact"), "expected a date written YYYY-MM-DD"),
     **dict.fromkeys(("literal_error", "enum"), "expected {expected}"),
     "string_type": "expected text",
+    "string_too_short": lambda ctx: "must not be empty" if ctx.get("min_length") == 1 else "expected at least {min_length} characters",
+    "string_too_long": lambda ctx: "expected a single character" if ctx.get("max_length") == 1 else "expected at most {max_length} characters",
     "greater_than_equal": "expected at least {ge}",
     "less_than_equal": "expected at most {le}",
     "greater_than": "expected more than {gt}",
     "less_than": "expected less than {lt}",
+}
+
+#: Plainer words for one field's error, by (field name, error type): where "expected text" says too little.
+_FIELD_PLAIN = {
+    ("power", "string_type"): 'a power value is text such as "7", "?" or "x2", or a whole number',
 }
 
 _MERGED_LISTS = {"classes": "id", "dice": "id", "keywords": "name"}
@@ -177,22 +188,25 @@ def _describe(path: tuple) -> str:
 def _schema_findings(exc: ValidationError, source: Source, model: type[BaseModel], data: object = None) -> list[Finding]:
     """Turn pydantic errors into DA findings located with the source tree."""
     out: list[Finding] = []
+    done: set[tuple] = set()
     for err in exc.errors():
         path = tuple(err["loc"])
         loc, _ = source.follow(path)
         card = _card_at(data, path)
         field = _describe(path)
         kind = err["type"]
-        if kind == "missing":
+        if kind == "missing" and path and isinstance(path[-1], int):  # a tuple short of items
+            if path[:-1] in done:
+                continue
+            done.add(path[:-1])
+            out.append(INVALID_VALUE.finding(f"{_describe(path[:-1])}: item {path[-1] + 1} is missing (got {err.get('input')!r})", loc.with_card(card), "fix the value; `deckpress schema` shows what each field accepts"))
+        elif kind == "missing":
             out.append(MISSING_FIELD.finding(f"missing required field '{path[-1]}' (at {field})", loc.with_card(card), f"add '{path[-1]}:' here; `deckpress schema` lists every field"))
         elif kind == "extra_forbidden":
             known = _known_keys(model, path[:-1])
             guess = difflib.get_close_matches(str(path[-1]), known, n=1)
             hint = f"did you mean '{guess[0]}'?" if guess else f"known keys here: {', '.join(sorted(known))}"
             out.append(UNKNOWN_KEY.finding(f"unknown key '{path[-1]}' (at {field})", loc.with_card(card), hint))
-        elif kind in ("too_short", "missing") and isinstance(path[-1], int):  # a tuple short of items
-            parent = _describe(path[:-1])
-            out.append(INVALID_VALUE.finding(f"{parent}: {err['msg'] if kind == 'too_short' else f'item {path[-1] + 1} is missing'}", loc.with_card(card), "fix the value; `deckpress schema` shows what each field accepts"))
         else:
             out.append(INVALID_VALUE.finding(f"{field}: {_plain_message(err)}", loc.with_card(card), "fix the value; `deckpress schema` shows what each field accepts"))
     return out
@@ -203,10 +217,14 @@ def _plain_message(err: dict) -> str:
     msg = str(err["msg"])
     for prefix in ("Value error, ", "Assertion failed, "):
         msg = msg.removeprefix(prefix)
-    plain = _PLAIN.get(err["type"])
+    loc = tuple(err.get("loc") or ())
+    plain = _FIELD_PLAIN.get((loc[-1] if loc else None, err["type"])) or _PLAIN.get(err["type"])
+    ctx = err.get("ctx") or {}
+    if callable(plain):
+        plain = plain(ctx)
     if plain is not None:
         try:
-            msg = plain.format(**(err.get("ctx") or {}))
+            msg = plain.format(**ctx)
         except (KeyError, IndexError):
             pass
     if "got " not in msg:
@@ -295,16 +313,18 @@ def _merge_game(base: dict, base_src: Source, ext: dict, ext_src: Source) -> tup
         if id_key and isinstance(value, list) and isinstance(base.get(key), list):
             merged = list(base[key])
             merged_src = [base_src.items[key].child(i) for i in range(len(merged))]
+            replaced: set[int] = set()  # base slots the expansion already replaced: a second item with that id is a duplicate
             for j, item in enumerate(value):
                 item_src = ext_src.items[key].child(j)
                 ident = item.get(id_key) if isinstance(item, dict) else None
-                slot = next((i for i, old in enumerate(merged) if isinstance(old, dict) and ident is not None and old.get(id_key) == ident), None)
+                slot = next((i for i, old in enumerate(base[key]) if i not in replaced and isinstance(old, dict) and ident is not None and old.get(id_key) == ident), None)
                 if slot is None:
                     merged.append(item)
                     merged_src.append(item_src)
                 else:
                     merged[slot] = item
                     merged_src[slot] = item_src
+                    replaced.add(slot)
             data[key] = merged
             src.items[key] = Source(ext_src.items[key].at, {}, dict(enumerate(merged_src)))
         else:
@@ -417,9 +437,48 @@ def load_game(folder: str | Path) -> Deck:
             cards += parsed.cards
         except ValidationError as exc:
             findings += _schema_findings(exc, src, CardsFile, data)
+    if game is not None:
+        findings += _duplicates(game)
     if findings or game is None:
         raise DataError(findings, unreadable=False)
     for card in cards:
-        for field in list(card._where):
-            card._where[field] = card._where[field].with_card(card.id)
+        _name_card(card, card.id)
     return Deck(game=game, cards=cards, folder=str(folder))
+
+
+def _name_card(model: Located, card_id: str) -> None:
+    """Name the card in the locations of a card and of its nested models (``description``)."""
+    for field in list(model._where):
+        model._where[field] = model._where[field].with_card(card_id)
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        if isinstance(value, Located):
+            _name_card(value, card_id)
+
+
+def _duplicates(game: Game) -> list[Finding]:
+    """DA003 at the second of two classes with one id or one indicator, two dice with one id,
+    or two keywords with one spelling (related: the first). An expansion's class with a base
+    class's id replaced it while merging, so it is no duplicate here."""
+    out: list[Finding] = []
+
+    def repeats(items: list, key, field: str, message, hint: str) -> None:
+        first: dict = {}
+        for item in items:
+            value = key(item)
+            if value in first:
+                earlier = first[value]
+                out.append(INVALID_VALUE.finding(message(earlier, item), item.where(field), hint, (earlier.where(field),)))
+            else:
+                first[value] = item
+
+    repeats(game.classes, lambda c: c.id, "id", lambda a, b: f"two classes have the id {b.id!r} ({a.name} and {b.name})",
+            "give every class its own id (an expansion replaces a base class by writing its id once)")
+    distinct = [c for i, c in enumerate(game.classes) if all(o.id != c.id for o in game.classes[:i])]  # a repeated class is reported once
+    repeats(distinct, lambda c: c.indicator.casefold(), "indicator",
+            lambda a, b: f"classes {a.name} and {b.name} share the indicator {b.indicator!r}; blind players tell the classes apart by its braille cell",
+            "give every class its own indicator letter")
+    repeats(game.dice, lambda d: d.id, "id", lambda a, b: f"two dice have the id {b.id!r}; both sheets would be written as die-{b.id}.pdf",
+            "give every die its own id")
+    repeats(game.keywords, lambda k: k.name, "name", lambda a, b: f"keyword {b.name!r} is defined twice", "define each keyword once")
+    return out

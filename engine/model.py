@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import datetime
 import re
+import string
 from enum import Enum
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, field_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, field_validator
 
 from engine.findings import Location
 from engine.paths import SLUG
@@ -36,6 +37,66 @@ def slug(value: str, example: str) -> str:
     """
     if not SLUG.match(value):
         raise ValueError(f"expected a lowercase slug such as {example!r}, got {value!r}")
+    return value
+
+
+def _not_blank(value: str) -> str:
+    """``value`` unless it is empty or only spaces (ValueError): a blank name prints as nothing."""
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
+#: Text a reader sees (a name, a title, a summary): never empty or only spaces.
+Text = Annotated[str, AfterValidator(_not_blank)]
+
+
+def braille_cells(value: str, what: str) -> str:
+    """``value`` when it is one or more six-dot Unicode braille cells (U+2800-U+283F), else ValueError.
+
+    The braille stage writes these cells as they are; anything else (``"#"``, an ASCII
+    Braille character, eight-dot cells) has no six-dot cell to emboss.
+    """
+    if not value or not all("\u2800" <= ch <= "\u283f" for ch in value):
+        raise ValueError(f"{what} must be six-dot Unicode braille cells (U+2800-U+283F) such as '⠼', got {value!r}")
+    return value
+
+
+#: The fields a card path template may name (:meth:`Archive.path_for`).
+CARD_PATH_FIELDS = ("id", "class_id")
+
+
+def card_path_template(value: str) -> str:
+    """``value`` when it is a valid ``archive.card_path`` template, else ValueError.
+
+    The template is a relative path with ``{id}`` (required: one page per card) and
+    optionally ``{class_id}``, each written bare: no attribute or index access
+    (``{id.__class__}``), conversion (``{id!r}``) or format spec (``{id:>9}``). The
+    path must stay inside the archive: no leading ``/`` or backslash, no ``..``, ``.`` or
+    empty segment (a trailing ``/`` names the folder's ``index.html``), and no
+    ``?`` or ``#`` (the page name is also the URL the QR code encodes).
+    """
+    try:
+        parts = list(string.Formatter().parse(value))
+    except ValueError as exc:
+        raise ValueError(f"is not a path template such as 'cards/{{id}}.html' ({exc}; write a literal brace as '{{{{' or '}}}}'), got {value!r}") from None
+    fields = [(name, spec, conv) for _, name, spec, conv in parts if name is not None]
+    for name, spec, conv in fields:
+        shown = "{" + name + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}"
+        bare = name if name in CARD_PATH_FIELDS else next((f for f in CARD_PATH_FIELDS if name[len(f):len(f) + 1] in (".", "[") and name.startswith(f)), None)
+        if bare is None:
+            raise ValueError(f"may use only {{id}} and {{class_id}}, not {shown}, got {value!r}")
+        if bare != name or spec or conv:
+            raise ValueError(f"may use {{{bare}}} only as it is, not {shown}, got {value!r}")
+    if "id" not in [name for name, _, _ in fields]:
+        raise ValueError(f"must contain {{id}}, or every card shares one archive page, got {value!r}")
+    literal = "".join(text + ("x" if name is not None else "") for text, name, _, _ in parts)
+    if literal.startswith("/") or "\\" in literal:
+        raise ValueError(f"must be a relative path inside the archive (no leading '/' or '\\'), got {value!r}")
+    if any(part in ("", ".", "..") for part in literal.removesuffix("/").split("/")):  # "cards/{id}/" names cards/<id>/index.html
+        raise ValueError(f"must stay inside the archive (no '..', '.' or empty segment), got {value!r}")
+    if "?" in literal or "#" in literal:
+        raise ValueError(f"must not contain '?' or '#' (it names a file and the URL a QR code encodes), got {value!r}")
     return value
 
 
@@ -79,6 +140,13 @@ class Colour(Located):
     cmyk: tuple[float, float, float, float]
     srgb: str
 
+    @field_validator("cmyk", mode="before")
+    @classmethod
+    def _four_values(cls, value: object) -> object:
+        if isinstance(value, (list, tuple)) and len(value) != 4:
+            raise ValueError(f"expected 4 values C, M, Y, K (percentages 0-100) such as [0, 0, 0, 100], got {list(value)}")
+        return value
+
     @field_validator("cmyk")
     @classmethod
     def _cmyk_range(cls, value: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
@@ -111,7 +179,7 @@ class CardClass(Located):
     """
 
     id: str
-    name: str
+    name: Text
     indicator: str = Field(min_length=1, max_length=1)
     emblem: str
     palette: Palette
@@ -142,7 +210,7 @@ class Die(Located):
     """
 
     id: str
-    name: str
+    name: Text
     faces: int = Field(ge=2, le=100)
     size: Length
     shape: DieShape
@@ -165,7 +233,7 @@ class Keyword(Located):
     """
 
     name: str
-    summary: str
+    summary: Text
     die: str | None = None
     restricted_to: list[str] = Field(default_factory=list)
 
@@ -206,9 +274,13 @@ class PowerScheme(Located):
     @classmethod
     def _cells_only(cls, value: dict[str, str]) -> dict[str, str]:
         for key, cells in value.items():
-            if not cells or not all("\u2800" <= ch <= "\u283f" for ch in cells):
-                raise ValueError(f"override for {key!r} must be six-dot Unicode braille cells (U+2800-U+283F), got {cells!r}")
+            braille_cells(cells, f"override for {key!r}")
         return value
+
+    @field_validator("number_prefix", "symbol_prefix")
+    @classmethod
+    def _prefix_cells(cls, value: str) -> str:
+        return braille_cells(value, "a prefix")
 
     def allowed(self) -> list[str]:
         """Every allowed power value as text, numbers first then symbols then modifiers."""
@@ -256,6 +328,11 @@ class Archive(Located):
 
     base_url: str
     card_path: str = "cards/{id}.html"
+
+    @field_validator("card_path")
+    @classmethod
+    def _card_path(cls, value: str) -> str:
+        return card_path_template(value)
 
     @field_validator("base_url")
     @classmethod
@@ -327,7 +404,7 @@ class Game(Located):
     """
 
     id: str
-    title: str
+    title: Text
     card: CardSize
     players: Players
     dice: list[Die] = Field(default_factory=list)
@@ -388,7 +465,7 @@ class Card(Located):
     """
 
     id: str
-    name: str
+    name: Text
     class_id: str = Field(alias="class")
     kind: str
     power: Annotated[str | None, BeforeValidator(_to_text)] = None

@@ -198,7 +198,7 @@ def test_schema_messages_are_plain_and_name_the_value_once(game_copy):
         (30, 1): ("DA003", "archive: expected a mapping of keys to values (got 3)"),
         (31, 1): ("DA004", "unknown key 'old_archive' (at old_archive)"),
         (8, 5): ("DA003", "cards.0.copies: expected a whole number (got 'two')"),
-        (15, 5): ("DA003", "cards.1.power: expected text (got 5.5)"),
+        (15, 5): ("DA003", 'cards.1.power: a power value is text such as "7", "?" or "x2", or a whole number (got 5.5)'),
     }
 
 
@@ -253,3 +253,148 @@ def test_expansion_may_add_no_cards(game_copy):
     (plus / "cards.yaml").write_text("cards: []\n")
     deck = load_game(plus)
     assert [c.id for c in deck.cards] == ["ember-apprentice", "forest-apprentice", "fireball"]  # the base's, minus ember-ranger
+
+
+def _rendered(game_copy, monkeypatch, tmp_path, game_edits=(), card_edits=()):
+    """Break a copy of the mini game; return its findings as ``file:line:col: CODE message`` lines, sorted."""
+    monkeypatch.chdir(tmp_path)
+    game = game_copy("mini")
+    for path, edits in ((game / "game.yaml", game_edits), (game / "cards.yaml", card_edits)):
+        text = path.read_text()
+        for old, new in edits:
+            assert old in text
+            text = text.replace(old, new, 1)
+        path.write_text(text)
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    assert not info.value.unreadable
+    return sorted(f"{f.location}: {f.code} {f.message}" for f in info.value.findings)
+
+
+_ARCHIVE = 'archive: {base_url: "https://cards.example.invalid/mini/"}'
+
+
+@pytest.mark.parametrize(("card_path", "message"), [
+    ("cards/{name}.html", "may use only {id} and {class_id}, not {name}, got 'cards/{name}.html'"),
+    ("cards/{id}{.html", "is not a path template such as 'cards/{id}.html' (expected '}' before end of string; write a literal brace as '{{' or '}}'), got 'cards/{id}{.html'"),
+    ("cards/{id.__class__}.html", "may use {id} only as it is, not {id.__class__}, got 'cards/{id.__class__}.html'"),
+    ("cards/{class_id[0]}/{id}.html", "may use {class_id} only as it is, not {class_id[0]}, got 'cards/{class_id[0]}/{id}.html'"),
+    ("cards/{id!r}.html", "may use {id} only as it is, not {id!r}, got 'cards/{id!r}.html'"),
+    ("cards/{id:>9}.html", "may use {id} only as it is, not {id:>9}, got 'cards/{id:>9}.html'"),
+    ("cards/x.html", "must contain {id}, or every card shares one archive page, got 'cards/x.html'"),
+    ("/cards/{id}.html", "must be a relative path inside the archive (no leading '/' or '\\'), got '/cards/{id}.html'"),
+    ("cards/../../{id}.html", "must stay inside the archive (no '..', '.' or empty segment), got 'cards/../../{id}.html'"),
+    ("cards//{id}.html", "must stay inside the archive (no '..', '.' or empty segment), got 'cards//{id}.html'"),
+    ("cards/{id}.html?v=2", "must not contain '?' or '#' (it names a file and the URL a QR code encodes), got 'cards/{id}.html?v=2'"),
+])
+def test_card_path_must_be_a_safe_template(game_copy, monkeypatch, tmp_path, card_path, message):
+    # Each of these was an internal error (KeyError, ValueError), a URL holding "<class 'str'>",
+    # one page shared by every card, or a page written outside the archive.
+    block = f'archive:\n  base_url: "https://cards.example.invalid/mini/"\n  card_path: "{card_path}"'
+    assert _rendered(game_copy, monkeypatch, tmp_path, game_edits=[(_ARCHIVE, block)]) == [f"mini/game.yaml:32:3: DA003 archive.card_path: {message}"]
+
+
+@pytest.mark.parametrize(("card_path", "url"), [("{class_id}/{id}.html", "https://x.invalid/forest/fireball.html"), ("cards/{id}/", "https://x.invalid/cards/fireball/"),
+                                               ("{{cards}}/{id}.html", "https://x.invalid/{cards}/fireball.html")])
+def test_card_path_templates_accepted(game_copy, card_path, url):
+    game = game_copy("mini")
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace(_ARCHIVE, f'archive: {{base_url: "https://x.invalid/", card_path: "{card_path}"}}'))
+    deck = load_game(game)
+    assert deck.game.archive.url_for(deck.card_by_id("fireball")) == url
+
+
+def test_power_prefixes_must_be_braille_cells(game_copy, monkeypatch, tmp_path):
+    found = _rendered(game_copy, monkeypatch, tmp_path, game_edits=[("  number_style: single-letter\n", '  number_style: single-letter\n  number_prefix: "#"\n  symbol_prefix: ""\n  overrides: {"0": "#j"}\n')])
+    assert found == [
+        "mini/game.yaml:30:3: DA003 power.number_prefix: a prefix must be six-dot Unicode braille cells (U+2800-U+283F) such as '⠼', got '#'",
+        "mini/game.yaml:31:3: DA003 power.symbol_prefix: a prefix must be six-dot Unicode braille cells (U+2800-U+283F) such as '⠼', got ''",
+        "mini/game.yaml:32:3: DA003 power.overrides: override for '0' must be six-dot Unicode braille cells (U+2800-U+283F) such as '⠼', got '#j'",
+    ]
+
+
+def test_names_and_titles_must_not_be_blank(game_copy, monkeypatch, tmp_path):
+    found = _rendered(
+        game_copy, monkeypatch, tmp_path,
+        game_edits=[("title: Mini ICG", 'title: "  "'), ("name: D12,", 'name: "",'), ("    name: Ember\n", '    name: " "\n'),
+                    ("summary: Play another card into the battle.", 'summary: ""')],
+        card_edits=[("    name: Ember Ranger\n", '    name: ""\n')],
+    )
+    assert found == [
+        "mini/cards.yaml:12:5: DA003 cards.1.name: must not be empty (got '')",
+        "mini/game.yaml:10:5: DA003 classes.0.name: must not be empty (got ' ')",
+        "mini/game.yaml:24:22: DA003 keywords.0.summary: must not be empty (got '')",
+        "mini/game.yaml:3:1: DA003 title: must not be empty (got '  ')",
+        "mini/game.yaml:7:15: DA003 dice.0.name: must not be empty (got '')",
+    ]
+
+
+def test_pydantic_wording_is_replaced(game_copy, monkeypatch, tmp_path):
+    found = _rendered(
+        game_copy, monkeypatch, tmp_path,
+        game_edits=[("indicator: E", "indicator: FF"), ("indicator: F\n", 'indicator: ""\n'), ("background: {cmyk: [0, 0, 0, 0]", "background: {cmyk: [0, 0, 0]"),
+                    ("text: {cmyk: [0, 0, 0, 100]", "text: {cmyk: [0, 0, 0, 100, 5]")],
+        card_edits=[("    power: 5\n", "    power: 1.5\n")],
+    )
+    assert found == [
+        "mini/cards.yaml:15:5: DA003 cards.1.power: a power value is text such as \"7\", \"?\" or \"x2\", or a whole number (got 1.5)",
+        "mini/game.yaml:11:5: DA003 classes.0.indicator: expected a single character (got 'FF')",
+        "mini/game.yaml:14:20: DA003 classes.0.palette.background.cmyk: expected 4 values C, M, Y, K (percentages 0-100) such as [0, 0, 0, 100], got [0, 0, 0]",
+        "mini/game.yaml:15:14: DA003 classes.0.palette.text.cmyk: expected 4 values C, M, Y, K (percentages 0-100) such as [0, 0, 0, 100], got [0, 0, 0, 100, 5]",
+        "mini/game.yaml:18:5: DA003 classes.1.indicator: must not be empty (got '')",
+    ]
+
+
+def test_a_tuple_short_of_items_is_reported_once():
+    # No model field is a bare tuple any more (cmyk checks its length itself); a future one must not
+    # read "missing required field '3'" once per absent item.
+    from pydantic import BaseModel, ValidationError
+
+    from engine.load import _schema_findings
+    from engine.yamlsource import load_yaml
+
+    class Point(BaseModel):
+        xyz: tuple[float, float, float]
+
+    data, source = load_yaml("xyz: [1]\n", "p.yaml")
+    with pytest.raises(ValidationError) as info:
+        Point.model_validate(data)
+    assert [(str(f.location), f.code, f.message) for f in _schema_findings(info.value, source, Point, data)] == [("p.yaml:1:1", "DA003", "xyz: item 2 is missing (got [1])")]
+
+
+_SECOND_CLASS = "  - id: forest\n    name: Forest\n    indicator: F\n"
+
+
+def test_duplicates_in_game_yaml(game_copy, monkeypatch, tmp_path):
+    found = _rendered(
+        game_copy, monkeypatch, tmp_path,
+        game_edits=[(_SECOND_CLASS, "  - id: ember\n    name: Forest\n    indicator: F\n"),
+                    ("  - {id: d12, name: D12,", "  - {id: d12, name: D6, faces: 6, size: 16mm, shape: square, encoding: letters}\n  - {id: d12, name: D12,"),
+                    ("  - {name: \"Enchant!\"", "  - {name: \"Rally!\", summary: Again.}\n  - {name: \"Enchant!\"")],
+    )
+    assert found == [
+        "mini/game.yaml:17:9: DA003 two classes have the id 'ember' (Ember and Forest)",
+        "mini/game.yaml:26:12: DA003 keyword 'Rally!' is defined twice",
+        "mini/game.yaml:8:10: DA003 two dice have the id 'd12'; both sheets would be written as die-d12.pdf",
+    ]
+
+
+def test_shared_class_indicator(game_copy, monkeypatch, tmp_path):
+    found = _rendered(game_copy, monkeypatch, tmp_path, game_edits=[(_SECOND_CLASS, "  - id: forest\n    name: Forest\n    indicator: e\n")])
+    assert found == ["mini/game.yaml:18:16: DA003 classes Ember and Forest share the indicator 'e'; blind players tell the classes apart by its braille cell"]
+
+
+def test_expansion_replacing_a_class_is_no_duplicate_but_repeating_one_is(game_copy, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    game_copy("mini")
+    plus = game_copy("mini-plus")
+    text = (plus / "game.yaml").read_text()
+    ember = "  - id: ember\n    name: Ember Reborn\n    indicator: E\n    emblem: Flame\n    palette:\n      background: {cmyk: [0, 0, 0, 0], srgb: \"#ffffff\"}\n      text: {cmyk: [0, 0, 0, 100], srgb: \"#000000\"}\n"
+    (plus / "game.yaml").write_text(text.replace("classes:\n", "classes:\n" + ember, 1))
+    deck = load_game(plus)  # the expansion's ember replaces the base's
+    assert [(c.id, c.name) for c in deck.game.classes] == [("ember", "Ember Reborn"), ("forest", "Forest"), ("crystal", "Power Crystal")]
+    (plus / "game.yaml").write_text(text.replace("classes:\n", "classes:\n" + ember + ember.replace("Ember Reborn", "Ember Again").replace("indicator: E", "indicator: R"), 1))
+    with pytest.raises(DataError) as info:
+        load_game(plus)
+    (f,) = info.value.findings
+    assert (str(f.location), f.code, f.message) == ("mini-plus/game.yaml:15:9", "DA003", "two classes have the id 'ember' (Ember Reborn and Ember Again)")
+    assert [str(r) for r in f.related] == ["mini-plus/game.yaml:8:9"]
