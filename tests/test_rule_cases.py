@@ -123,6 +123,8 @@ def test_rule_case(tmp_path, doc, case):
     assert len(findings) == len(expected), f"expected {len(expected)} finding(s), got:\n{shown}"
     for finding, want in zip(findings, expected):
         assert finding.code == code and finding.name == RULES.rules[code].name
+        # The location renders the card as "[id]"; the message must not name it again.
+        assert not finding.location.card or f"'{finding.location.card}'" not in finding.message, shown
         if "message" in want:
             assert want["message"] in finding.message, shown
         if "at" in want:  # the finding's own location, or (rulebook findings) a related data location

@@ -56,7 +56,7 @@ def card_copies_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
             continue
         for card in deck.cards_of(class_id):
             if card.copies != facts.copies:
-                yield Problem(f"'{card.id}' has {plural(card.copies, 'copy', 'copies')} but class '{class_id}' states {facts.copies} per card", card.where("copies"), f"set copies: {facts.copies}, or correct composition.classes")
+                yield Problem(f"'{card.name}' has {plural(card.copies, 'copy', 'copies')} but class '{class_id}' states {facts.copies} per card", card.where("copies"), f"set copies: {facts.copies}, or correct composition.classes")
 
 
 @rule("CP004", "total-card-count-mismatch", Severity.error)
@@ -127,7 +127,8 @@ def duplicate_card_id(deck: Deck, ctx) -> Iterator[Problem]:
         seen[card.id].append(card)
     for card_id, cards in seen.items():
         for other in cards[1:]:
-            yield Problem(f"card id '{card_id}' is used {len(cards)} times", other.where("id"), "give every card its own id", (cards[0].where("id"),))
+            names = ", ".join(repr(c.name) for c in cards)
+            yield Problem(f"{len(cards)} cards share this id: {names}", other.where("id"), "give every card its own id", (cards[0].where("id"),))
 
 
 @rule("CP008", "unknown-class", Severity.error)
@@ -140,7 +141,7 @@ def unknown_class(deck: Deck, ctx) -> Iterator[Problem]:
     ids = [c.id for c in deck.game.classes]
     for card in deck.cards:
         if card.class_id not in ids:
-            yield Problem(f"'{card.id}' is in class '{card.class_id}', which the game does not have", card.where("class_id"), f"use one of: {', '.join(ids)}")
+            yield Problem(f"'{card.name}' is in class '{card.class_id}', which the game does not have", card.where("class_id"), f"use one of: {', '.join(ids)}")
     for class_id, facts in deck.game.composition.classes.items():
         if class_id not in ids:
             yield Problem(f"composition names class '{class_id}', which the game does not have", facts.where(), f"use one of: {', '.join(ids)}")

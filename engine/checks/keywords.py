@@ -43,7 +43,7 @@ def unknown_keyword(deck: Deck, ctx) -> Iterator[Problem]:
             if deck.game.keyword(name) is None:
                 guess = suggest(name, known)
                 hint = f"did you mean '{guess}'?" if guess else f"define it under keywords: in game.yaml (defined: {', '.join(known) or 'none'})"
-                yield Problem(f"'{card.id}' carries keyword '{name}', which the game does not define", _kw_location(card, i), hint)
+                yield Problem(f"'{card.name}' carries keyword '{name}', which the game does not define", _kw_location(card, i), hint)
 
 
 @rule("KW002", "unused-keyword", Severity.warning)
@@ -73,7 +73,7 @@ def keyword_restricted(deck: Deck, ctx) -> Iterator[Problem]:
         for name in card.keywords:
             kw = deck.game.keyword(name)
             if kw is not None and kw.restricted_to and not any(r.casefold() in words for r in kw.restricted_to):
-                yield Problem(f"'{card.id}' carries {name}, which only {', '.join(kw.restricted_to)} cards may carry", card.where("keywords"), "remove the keyword, or widen restricted_to in game.yaml", (kw.where("restricted_to"),))
+                yield Problem(f"'{card.name}' carries {name}, which only {', '.join(kw.restricted_to)} cards may carry", card.where("keywords"), "remove the keyword, or widen restricted_to in game.yaml", (kw.where("restricted_to"),))
 
 
 @rule("KW004", "keyword-order", Severity.error)
@@ -90,7 +90,7 @@ def keyword_order(deck: Deck, ctx) -> Iterator[Problem]:
         ranked = [order.index(k) for k in card.keywords if k in order]
         if ranked != sorted(ranked):
             expected = sorted((k for k in card.keywords if k in order), key=order.index)
-            yield Problem(f"'{card.id}' lists {', '.join(card.keywords)}; the rules order them {', '.join(expected)}", card.where("keywords"), "reorder the keywords", (deck.game.keyword_rules.where("order"),))
+            yield Problem(f"'{card.name}' lists {', '.join(card.keywords)}; the rules order them {', '.join(expected)}", card.where("keywords"), "reorder the keywords", (deck.game.keyword_rules.where("order"),))
 
 
 @rule("KW005", "too-many-keywords", Severity.error)
@@ -103,7 +103,7 @@ def too_many_keywords(deck: Deck, ctx) -> Iterator[Problem]:
     limit = deck.game.keyword_rules.max_per_card
     for card in deck.cards:
         if len(card.keywords) > limit:
-            yield Problem(f"'{card.id}' carries {len(card.keywords)} keywords; at most {limit} are allowed", card.where("keywords"), "remove a keyword, or raise keyword_rules.max_per_card")
+            yield Problem(f"'{card.name}' carries {len(card.keywords)} keywords; at most {limit} are allowed", card.where("keywords"), "remove a keyword, or raise keyword_rules.max_per_card")
         twice = sorted({k for k in card.keywords if card.keywords.count(k) > 1})
         if twice:
-            yield Problem(f"'{card.id}' lists {', '.join(twice)} more than once", card.where("keywords"), "list each keyword once")
+            yield Problem(f"'{card.name}' lists {', '.join(twice)} more than once", card.where("keywords"), "list each keyword once")

@@ -46,11 +46,11 @@ def power_not_allowed(deck: Deck, ctx) -> Iterator[Problem]:
         if card.power is None:
             continue
         if card.kind in scheme.text_power_kinds:
-            yield Problem(f"'{card.id}' is a {card.kind}, whose power is its rules text, but has power {card.power!r}", card.where("power"), "remove power: and write the effect in rules:")
+            yield Problem(f"'{card.name}' is a {card.kind}, whose power is its rules text, but has power {card.power!r}", card.where("power"), "remove power: and write the effect in rules:")
         elif card.power not in allowed:
             near = near_miss(card.power, allowed)
             hint = f"did you mean {near!r}? (allowed: {allowed_text(scheme)})" if near else f"allowed: {allowed_text(scheme)}"
-            yield Problem(f"'{card.id}' has power {card.power!r}, which the game's power scheme does not allow", card.where("power"), hint, (scheme.where(),))
+            yield Problem(f"'{card.name}' has power {card.power!r}, which the game's power scheme does not allow", card.where("power"), hint, (scheme.where(),))
 
 
 @rule("PW002", "power-encoding-collision", Severity.error)

@@ -67,7 +67,7 @@ def missing_alt_text(deck: Deck, ctx) -> Iterator[Problem]:
     for card in deck.cards:
         alt = card.description.alt.strip()
         if not alt or alt.casefold().strip(".") in {"todo", "tbd", "alt", "image", "placeholder", "xxx"}:
-            yield Problem(f"'{card.id}' has no alt text", card.description.where("alt"), "describe the art in one sentence")
+            yield Problem(f"'{card.name}' has no alt text", card.description.where("alt"), "describe the art in one sentence")
 
 
 @rule("DQ004", "overlong-alt-text", Severity.warning)
@@ -80,7 +80,7 @@ def overlong_alt_text(deck: Deck, ctx) -> Iterator[Problem]:
     for card in deck.cards:
         n = len(card.description.alt.strip())
         if n > MAX_ALT:
-            yield Problem(f"'{card.id}' has alt text of {n} characters (at most {MAX_ALT})", card.description.where("alt"), "shorten alt: and move the detail into long:")
+            yield Problem(f"'{card.name}' has alt text of {n} characters (at most {MAX_ALT})", card.description.where("alt"), "shorten alt: and move the detail into long:")
 
 
 @rule("DQ005", "unknown-ignore", Severity.warning)
@@ -101,4 +101,4 @@ def unknown_ignore(deck: Deck, ctx) -> Iterator[Problem]:
                 continue
             guess = closest_rule(entry) if entry else None
             hint = f"did you mean '{guess}'?" if guess else "write a rule code (DQ001), a family (DQ) or a rule name (provisional-card); `deckpress rules` lists them"
-            yield Problem(f"'{card.id}' ignores {entry!r}, which matches no rule", card.where("ignore"), hint)
+            yield Problem(f"'{card.name}' ignores {entry!r}, which matches no rule", card.where("ignore"), hint)
