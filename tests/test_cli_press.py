@@ -90,7 +90,7 @@ def test_a_card_in_an_unknown_class_is_a_data_error_not_an_internal_error(comman
     extra = ["--fronts", str(_cards(tmp_path / "f.pdf", 4))] if command == "impose" else []
     result = runner.invoke(app, [command, str(folder), "--out", str(tmp_path / "out"), *extra])
     assert result.exit_code == 1, result.output
-    assert (f"{folder / 'cards.yaml'}:4:12: error CP008 unknown-class: [ember-apprentice] 'ember-apprentice' is in class "
+    assert (f"{folder / 'cards.yaml'}:4:12: error CP008 unknown-class: [ember-apprentice] 'Ember Apprentice' is in class "
             "'embers', which the game does not have") in result.output
     assert "hint: use one of: ember, forest" in result.output
     assert "internal error" not in result.output and not (tmp_path / "out").exists()
