@@ -156,16 +156,19 @@ def stage_tactile(job: Job) -> list[Finding]:
 def stage_impose(job: Job) -> list[Finding]:
     """Press sheets per paper size: fronts, duplex backs, the braille layer imposed like the fronts, a calibration sheet."""
     from engine.units import parse_length
+    from pipeline.render.formpages import CardPages
     from pipeline.render.impose import deck_copies, impose
     from pipeline.render.sheets import get_sheet
 
     fronts, backs = job.products["fronts"], job.products["backs"]
     copies = deck_copies(job.deck, fronts.pages, backs.pages)
+    # Read each card PDF once for every paper size.
+    sources = (CardPages(fronts.path, "front"), CardPages(backs.path, "back"), CardPages(job.products["braille_layer"], "braille"))
     dx, dy = (parse_length(v) for v in job.settings.back_offset)
     findings: list[Finding] = []
     for name in job.settings.papers:
         paper = get_sheet(name).with_back_offset(dx, dy)
-        result = impose(fronts.path, backs.path, job.products["braille_layer"], paper, copies, job.folder("sheets"), job.game_id,
+        result = impose(*sources, paper, copies, job.folder("sheets"), job.game_id,
                         front_ids=fronts.pages, back_ids=backs.pages)
         findings += result.findings
     return findings

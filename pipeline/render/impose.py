@@ -277,10 +277,14 @@ def _check_pages(source: CardPages, reference: PageBoxes, used: set[int], findin
                 where, "render every card PDF with the same card layout"))
 
 
+def _pages(source: str | Path | CardPages, role: str) -> CardPages:
+    return source if isinstance(source, CardPages) else CardPages(source, role)
+
+
 def impose(
-    fronts_pdf: str | Path,
-    backs_pdf: str | Path | None,
-    braille_pdf: str | Path | None,
+    fronts_pdf: str | Path | CardPages,
+    backs_pdf: str | Path | CardPages | None,
+    braille_pdf: str | Path | CardPages | None,
     sheet_spec: SheetSpec | str,
     copies: Sequence[tuple[int, int, int]],
     out_dir: str | Path,
@@ -289,6 +293,9 @@ def impose(
     back_ids: Sequence[str] | None = None,
 ) -> ImposeResult:
     """Impose a game's card PDFs onto press sheets (see the module docs for the files written).
+
+    Each card PDF is a path or a :class:`~pipeline.render.formpages.CardPages` already read
+    (the build reads them once for all its paper sizes).
 
     ``copies``: ``(front_page_index, back_page_index, copies)`` per unique card, in print
     order (:func:`deck_copies`); each card's copies sit in consecutive slots. A 120-card
@@ -305,9 +312,9 @@ def impose(
 
     spec = get_sheet(sheet_spec) if isinstance(sheet_spec, str) else sheet_spec
     font = face("regular").name
-    fronts = CardPages(fronts_pdf, "front")
-    backs = CardPages(backs_pdf, "back") if backs_pdf is not None else None
-    braille = CardPages(braille_pdf, "braille") if braille_pdf is not None else None
+    fronts = _pages(fronts_pdf, "front")
+    backs = _pages(backs_pdf, "back") if backs_pdf is not None else None
+    braille = _pages(braille_pdf, "braille") if braille_pdf is not None else None
     if not fronts.pages:
         raise ImpositionError(f"the fronts PDF {fronts.path} has no pages")
     if front_ids is not None:
