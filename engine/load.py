@@ -226,7 +226,7 @@ def _plain_message(err: dict) -> str:
         try:
             msg = plain.format(**ctx)
         except (KeyError, IndexError):
-            pass
+            pass  # the plain wording needs a detail pydantic did not give: keep pydantic's message
     if "got " not in msg:
         shown = repr(err.get("input"))
         msg += f" (got {shown if len(shown) <= 60 else shown[:57] + '...'})"

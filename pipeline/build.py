@@ -93,7 +93,7 @@ def die_with_parent() -> None:
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
     except (OSError, AttributeError):
-        pass
+        pass  # not Linux (no prctl): workers then end when their task queue closes
 
 
 def _run_chain(job: Job, chain: list[str]) -> list[Finding]:

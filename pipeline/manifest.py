@@ -103,7 +103,7 @@ def game_sources(game_dir: Path) -> list[Path]:
             if isinstance(data, dict) and isinstance(data.get("extends"), dict) and "game" in data["extends"]:
                 nxt = (folder / str(data["extends"]["game"])).resolve()
         except (OSError, yaml.YAMLError):
-            pass
+            pass  # an unreadable game.yaml: the loader reports it; hash what is there
         folder = nxt
     return sorted(p for d in seen if d.is_dir() for p in d.rglob("*") if p.is_file())
 

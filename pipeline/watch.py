@@ -127,7 +127,7 @@ def watched_paths(game_dir: str | Path) -> list[Path]:
         if deck.game.extends is not None:
             paths.append((game_dir / deck.game.extends.game).resolve())  # as engine.load resolves it
     except DataError:
-        pass
+        pass  # unloadable data: watch the game folder and templates; rebuild() reports the findings
     return [p for p in dict.fromkeys(paths) if p.is_dir()]
 
 

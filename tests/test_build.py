@@ -172,7 +172,7 @@ def test_recover_restores_a_build_caught_mid_swap(tmp_path):
     (tmp_path / ".old-mini-123" / "manifest.json").write_text("{}")
     (tmp_path / ".staging-mini-456").mkdir()
     with OutputLock(tmp_path):
-        pass
+        pass  # taking the lock is what recovers
     assert (tmp_path / "mini" / "manifest.json").read_text() == "{}"
     assert not (tmp_path / ".staging-mini-456").exists()
 
