@@ -208,6 +208,11 @@ def rules(format: Annotated[Format, typer.Option("--format")] = Format.text) -> 
 
 def main() -> None:
     """Console entry point: run the app; internal errors become one line and exit 2 unless --debug."""
+    import logging
+
+    # pypdf logs its repairs of a damaged PDF ("invalid pdf header") on stderr; deckpress
+    # reports an unreadable PDF itself, in one line.
+    logging.getLogger("pypdf").setLevel(logging.ERROR)
     try:
         app()
     except SystemExit:
