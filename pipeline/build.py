@@ -30,7 +30,7 @@ from engine.findings import Finding, Location, Severity, counts
 from pipeline.fsutil import staging_writes, write_text
 from pipeline.manifest import MANIFEST, build_key, file_entries, game_id_of, is_current, versions
 from pipeline.outputdir import OutputLock, commit, probe_writable
-from pipeline.stages import FOLDERS, SEQUENTIAL, STAGES, Job, branches, import_stage_modules, stages_to_run
+from pipeline.stages import FAMILIES, FOLDERS, SEQUENTIAL, STAGES, Job, branches, import_stage_modules, stages_to_run
 
 PAPERS = ("letter", "a4", "tabloid", "12x18", "sra3")
 
@@ -149,12 +149,15 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, 
     shutil.rmtree(staging, ignore_errors=True)
     staging.mkdir(parents=True)
     job = Job(deck, settings, staging)
+    kept_findings: list[Finding] = []
     if settings.only:
-        _keep_other_outputs(final, staging, stages_to_run(settings.only))
+        running = stages_to_run(settings.only)
+        _keep_other_outputs(final, staging, running)
+        kept_findings = _findings_of_other_stages(final, running)
     try:
         with staging_writes():
             findings = _run_stages(job, game_id, report)
-        job.findings = _relocated(job.findings, staging, final)
+        job.findings = _relocated(job.findings, staging, final) + kept_findings
         if findings is None or (_has_errors(job.findings, settings.strict) and not settings.force):
             return GameOutcome(game_dir, game_id, "stopped", _sorted(job.findings), **counts_kw)
         report(game_id, "manifest")
@@ -178,6 +181,15 @@ def _relocated(findings: list[Finding], staging: Path, final: Path) -> list[Find
             f = dataclasses.replace(f, location=dataclasses.replace(f.location, file=after + f.location.file[len(before):]))
         out.append(f)
     return out
+
+
+def _findings_of_other_stages(final: Path, running: list[str]) -> list[Finding]:
+    """For ``--only``: the previous build's findings of the stages not run now, whose files are kept."""
+    from pipeline.manifest import read_manifest
+
+    previous = read_manifest(final) or {}
+    kept = tuple(fam for stage, fams in FAMILIES.items() if stage not in running for fam in fams)
+    return [_finding_from_dict(d) for d in previous.get("findings", []) if d["code"].startswith(kept)] if kept else []
 
 
 def _keep_other_outputs(final: Path, staging: Path, running: list[str]) -> None:

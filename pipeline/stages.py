@@ -231,6 +231,17 @@ FOLDERS: dict[str, str] = {
     "proof": "proofs",
 }
 
+#: The finding families each later stage reports (``--only`` keeps the others' findings).
+FAMILIES: dict[str, tuple[str, ...]] = {
+    "dice": ("DI",),
+    "print": ("PR",),
+    "qr": ("QR",),
+    "tactile": ("UV",),
+    "impose": ("IM",),
+    "emboss": ("EM",),
+    "archive": ("AR",),
+}
+
 #: What each stage needs first (for ``--only``); checks and braille always run.
 NEEDS: dict[str, tuple[str, ...]] = {
     "qr": ("print",),

@@ -299,3 +299,10 @@ def test_findings_name_files_where_they_live_after_the_build(tmp_path, mini_dir)
 def test_a_folder_named_twice_builds_once(tmp_path, mini_dir):
     outcomes = run_build([str(mini_dir), str(mini_dir) + "/"], BuildSettings(out_dir=str(tmp_path), only=("emboss",)))
     assert [o.game_id for o in outcomes] == ["mini"]
+
+
+def test_only_keeps_the_findings_of_the_stages_it_does_not_run(tmp_path, mini_dir):
+    (full,) = run_build([str(mini_dir)], BuildSettings(out_dir=str(tmp_path), papers=("letter",)))
+    (partial,) = run_build([str(mini_dir)], BuildSettings(out_dir=str(tmp_path), papers=("letter",), only=("emboss",)))
+    assert "PR004" in {f.code for f in full.findings}
+    assert sorted(f.code for f in partial.findings) == sorted(f.code for f in full.findings)
