@@ -1,5 +1,6 @@
 """BRF files: golden bytes for the mini fixture, bytes in range, iconv's BRF charset agrees,
-pages split on form feed, sheets keep cards whole, and an oversize block is a finding."""
+pages split on form feed, sheets place cards side by side and keep them whole, and an oversize
+block is a finding."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import subprocess
 
 import pytest
 
+from conftest import CARDDATA
 from pipeline.emboss.brf import BrfFormatError, brf_bytes, check_brf, read_brf
-from pipeline.emboss.pages import paginate
+from pipeline.emboss.pages import COLUMN_GAP_CELLS, columns_that_fit, paginate
 from pipeline.emboss.profiles import PageFormat
 from pipeline.emboss.write import write_embosser_files
 
@@ -50,29 +52,117 @@ def test_sidecar_records_table_grade_format_and_card_order(mini, tmp_path):
     assert side["omitted"] == [] and side["copies"]["fireball"] == 2
 
 
-def test_sheet_layout_puts_cards_on_one_page_with_a_blank_line_between(mini, tmp_path):
+# Golden BRF of the mini fixture, sheet layout on generic-40x25 (40 cells × 25 lines). Checked by
+# hand once: the widest card line is 10 cells (",APPR5TICE"), so columns are 10 cells plus the
+# 2-cell cutting lane: cards start at cells 1, 13 and 25, and 3 fit (3·10 + 2·2 = 34 ≤ 40; a 4th
+# would need 46). Row 1 holds ember-apprentice, ember-ranger, forest-apprentice (5, 4, 5 lines,
+# so 5 lines tall); ember-ranger's empty 5th line is 12 spaces; a line stops after its last card's
+# last cell (no trailing spaces). A blank line, then row 2: fireball alone, at cell 1. Every card's
+# cells are those of MINI_CARD_BRF above (the test below cuts the columns apart and compares).
+MINI_SHEET_BRF = (
+    b",E          ,E          ,F\r\n"
+    b",EMB]       ,EMB]       ,=E/\r\n"
+    b",APPR5TICE  ,RANG]      ,APPR5TICE\r\n"
+    b",5*ANT6     #E          ,5*ANT6\r\n"
+    b"#A                      #A\r\n"
+    b"\r\n"
+    b",F\r\n,FIREBALL\r\n,RALLY6\r\n,5*ANT6\r\n=8\r\n\x0c"
+)
+
+
+def test_golden_sheet_layout_brf_puts_three_cards_side_by_side(mini, tmp_path):
     deck, blocks = mini
-    result = write_embosser_files(deck, blocks, tmp_path, "index-everest-d", "sheet", formats=("brf",))
-    pages = read_brf((tmp_path / "mini-index-everest-d-sheet.brf").read_bytes())
-    # 5 + 1 + 4 + 1 + 5 + 1 + 5 = 22 lines ≤ 25 on the Everest's 11.5 × 11 in sheet
-    assert len(pages) == 1 and len(pages[0]) == 22
-    assert [i for i, line in enumerate(pages[0]) if line == ""] == [5, 10, 16]
-    assert pages[0][6:10] == [",E", ",EMB]", ",RANG]", "#E"]
+    result = write_embosser_files(deck, blocks, tmp_path, "generic-40x25", "sheet", formats=("brf",))
+    assert result.findings == ()
+    data = (tmp_path / "mini-generic-40x25-sheet.brf").read_bytes()
+    assert data == MINI_SHEET_BRF
+    assert check_brf(data, 40, 25) == []
+    [page] = read_brf(data)
+    assert all(line == line.rstrip(" ") for line in page)
+    # cut the sheet at the lanes (cells 11–12 and 23–24): each piece is one card of the card-layout golden
+    cards = [page[0:5], page[6:11]]
+    pieces = [[line[c * 12 : c * 12 + 12].rstrip(" ") for line in rows] for rows in cards for c in range(3)]
+    assert all(line[10:12].strip(" ") == line[22:24].strip(" ") == "" for line in page)  # the cutting lanes are blank
+    card_pages = read_brf(MINI_CARD_BRF)
+    assert [p for p in pieces if any(p)] == [card_pages[0], card_pages[1] + [""], card_pages[2], card_pages[3]]
     assert result.pages[0].cards == ("ember-apprentice", "ember-ranger", "forest-apprentice", "fireball")
 
 
-def test_sheet_never_splits_a_card_and_copies_repeat(mini, tmp_path):
+def test_sidecar_records_each_cards_page_row_column_line_and_cell(mini, tmp_path):
+    deck, blocks = mini
+    write_embosser_files(deck, blocks, tmp_path, "generic-40x25", "sheet", formats=("brf",))
+    side = json.loads((tmp_path / "mini-generic-40x25-sheet.brf.json").read_text())
+    assert side["column_gap_cells"] == 2 and side["pages"] == [["ember-apprentice", "ember-ranger", "forest-apprentice", "fireball"]]
+    assert [(p["card"], p["page"], p["row"], p["column"], p["line"], p["cell"]) for p in side["placements"]] == [
+        ("ember-apprentice", 1, 1, 1, 1, 1),
+        ("ember-ranger", 1, 1, 2, 1, 13),
+        ("forest-apprentice", 1, 1, 3, 1, 25),
+        ("fireball", 1, 2, 1, 7, 1),  # row 1 is lines 1–5, line 6 is blank
+    ]
+    write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("brf",))
+    card = json.loads((tmp_path / "mini-card-3x5-card.brf.json").read_text())
+    assert card["column_gap_cells"] is None
+    assert [(p["page"], p["row"], p["column"], p["line"], p["cell"]) for p in card["placements"]] == [(n, 1, 1, 1, 1) for n in (1, 2, 3, 4)]
+
+
+def test_columns_that_fit_keep_a_two_cell_lane():
+    # n columns of w cells need n·w + (n−1)·2 cells
+    assert COLUMN_GAP_CELLS == 2
+    assert [columns_that_fit(cells, 10) for cells in (9, 10, 21, 22, 33, 34, 40, 43, 45, 46)] == [1, 1, 1, 2, 2, 3, 3, 3, 3, 4]
+
+
+def test_sheet_fills_rows_left_to_right_and_never_splits_a_card():
+    fmt = PageFormat("test", 250.0, 130.0, 40, 12)
+    a = "\u2801" * 10  # ten cells: the widest line, so columns are 10 cells wide and 3 fit in 40
+    heights = {"c1": 3, "c2": 5, "c3": 2, "c4": 4, "c5": 4, "c6": 1, "c7": 6}
+    result = paginate([(cid, [a] * h) for cid, h in heights.items()], fmt, "sheet")
+    # row 1 (c1 c2 c3) is 5 lines tall, a blank, row 2 (c4 c5 c6) 4 lines: 10 ≤ 12. Row 3 (c7, 6 lines)
+    # would need 10 + 1 + 6 = 17 > 12 lines, so it starts page 2 rather than being split.
+    assert [p.cards for p in result.pages] == [("c1", "c2", "c3", "c4", "c5", "c6"), ("c7",)]
+    assert [len(p.rows) for p in result.pages] == [10, 6]
+    assert [(q.row, q.column, q.line, q.cell) for q in result.pages[0].placements] == [
+        (1, 1, 1, 1), (1, 2, 1, 13), (1, 3, 1, 25), (2, 1, 7, 1), (2, 2, 7, 13), (2, 3, 7, 25)]
+    rows = result.pages[0].rows
+    blank = "\u2800"
+    assert rows[0] == rows[1] == a + blank * 2 + a + blank * 2 + a  # 34 cells, all three cards
+    assert rows[2] == a + blank * 2 + a  # c3 (2 lines) has ended: nothing after c2, no trailing blanks
+    assert rows[3] == rows[4] == blank * 12 + a  # only c2 goes on, still in column 2 (cell 13)
+    assert rows[5] == "" and rows[6] == a + blank * 2 + a + blank * 2 + a
+    assert rows[7] == rows[8] == rows[9] == a + blank * 2 + a  # c6 is one line
+    assert all(len(row) <= 40 and not row.endswith(blank) for page in result.pages for row in page.rows)
+    assert result.pages[1].rows == (a,) * 6
+
+
+def test_sheet_copies_sit_side_by_side(mini, tmp_path):
     deck, blocks = mini
     result = write_embosser_files(deck, blocks, tmp_path, "index-everest-d", "sheet", formats=("brf",), copies=True)
-    # 8 printed cards, each copy in turn: 5, 5, 4, 4, 5, 5, 5, 5 lines. Page 1: 5+1+5+1+4+1+4 = 21;
-    # adding the 5th card would need 21 + 1 + 5 = 27 > 25 lines, so it starts page 2: 5+1+5+1+5+1+5 = 23.
+    # 8 printed cards, each copy in turn (5, 5, 4, 4, 5, 5, 5, 5 lines), 3 to a row on the Everest's
+    # 43-cell line: rows of 5, 5 and 5 lines with a blank between = 17 ≤ 25 lines, one page.
     assert [p.cards for p in result.pages] == [
-        ("ember-apprentice", "ember-apprentice", "ember-ranger", "ember-ranger"),
-        ("forest-apprentice", "forest-apprentice", "fireball", "fireball"),
+        ("ember-apprentice", "ember-apprentice", "ember-ranger", "ember-ranger",
+         "forest-apprentice", "forest-apprentice", "fireball", "fireball"),
     ]
-    assert [len(p.rows) for p in result.pages] == [21, 23]
-    for page in result.pages:
-        assert page.rows[0] != "" and page.rows[-1] != ""  # no blank line opening or closing a page
+    page = result.pages[0]
+    assert len(page.rows) == 17 and [i for i, row in enumerate(page.rows) if row == ""] == [5, 11]
+    assert [(q.row, q.column) for q in page.placements] == [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3), (3, 1), (3, 2)]
+    assert page.rows[0] != "" and page.rows[-1] != ""  # no blank line opening or closing a page
+
+
+def test_apprentice_sheets_take_5_pages_not_14(tmp_path):
+    from engine.load import load_game
+    from pipeline.braille.layout import layout_deck
+
+    deck = load_game(CARDDATA / "apprentice")
+    blocks, _ = layout_deck(deck)
+    result = write_embosser_files(deck, blocks, tmp_path, "index-everest-d", "sheet", formats=("brf",))
+    # 60 cards, 3 per row (10-cell cards on a 43-cell line) = 20 rows of cards, 4 per page: the
+    # rows' heights (tallest card in each) are 5 4 5 5 | 6 5 4 5 | 5 6 5 4 | 5 5 5 5 | 4 4 5 5, and
+    # 4 rows take 19–23 lines with their 3 blanks, while a 5th would take at least 4 + 1 more > 25.
+    # One card per line (the old stacked sheet) needed 14 pages.
+    assert result.findings == ()
+    assert [len(p.rows) for p in result.pages] == [22, 23, 23, 23, 21]
+    assert [len(p.cards) for p in result.pages] == [12] * 5
+    assert check_brf((tmp_path / "apprentice-index-everest-d-sheet.brf").read_bytes(), 43, 25) == []
 
 
 def test_every_byte_in_range_for_every_profile_and_layout(mini, tmp_path):

@@ -66,12 +66,20 @@ def test_every_pef_we_write_validates(mini, tmp_path):
     assert 'duplex="true"' in (tmp_path / "mini-index-everest-d-sheet.pef").read_text()
 
 
-def test_sheet_pef_keeps_the_blank_line_between_cards(mini, tmp_path):
+def test_sheet_pef_puts_cards_side_by_side_with_a_blank_line_between_rows(mini, tmp_path):
     deck, blocks = mini
     write_embosser_files(deck, blocks, tmp_path, "generic-40x25", "sheet", formats=("pef",), date="2026-01-01")
-    text = (tmp_path / "mini-generic-40x25-sheet.pef").read_text()
-    assert text.count("<row/>") == 3 and text.count("<page>") == 1
+    path = tmp_path / "mini-generic-40x25-sheet.pef"
+    text = path.read_text()
+    # 3 cards in row 1, fireball alone in row 2: one blank row between them (the BRF golden in
+    # test_emboss_brf.py, MINI_SHEET_BRF, holds the same cells, a space there being U+2800 here)
+    assert text.count("<row/>") == 1 and text.count("<page>") == 1
     assert 'cols="40" rows="25"' in text
+    [page] = read_pef(path)
+    assert page[0] == "⠠⠑" + "⠀" * 10 + "⠠⠑" + "⠀" * 10 + "⠠⠋"  # cards at cells 1, 13, 25
+    assert page[4] == "⠼⠁" + "⠀" * 22 + "⠼⠁"  # ember-ranger (4 lines) leaves its column blank
+    assert page[5:7] == ["", "⠠⠋"] and len(page) == 11
+    assert not any(row.endswith("⠀") for row in page) and validate_pef(path) == []
 
 
 def _doc(pages, cols=10, rows=11):

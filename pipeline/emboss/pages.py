@@ -3,8 +3,19 @@
 Two layouts (DESIGN.md §5):
 
 - ``card``: one card per embosser page, for card stock fed one card at a time;
-- ``sheet``: several cards per page, top to bottom, one blank line between cards, so
-  an operator embosses sheets and cuts them apart. A card is never split across pages.
+- ``sheet``: cards side by side and top to bottom, so an operator embosses sheets and
+  cuts them apart. Cards fill a row of cards left to right, as many columns as fit the
+  page's cells per line, :data:`COLUMN_GAP_CELLS` blank cells between columns; rows of
+  cards are one blank line apart; a row that does not fit below the last one starts
+  the next page, so a card is never split across pages. Reading order is left to
+  right, then top to bottom, then page by page.
+
+Every column is as wide as the widest line of any card placed (the same for the whole
+file, so the cutting lanes run straight down every page). Inside a line, a card's line
+is padded with blank cells (U+2800, a space in BRF) to its column's width and the gap;
+after the last card with cells on that line nothing is added, so no line gains
+trailing blanks (pipeline/emboss/brf.py writes no trailing padding) and no line is
+longer than the page's cells per line.
 
 The lines are the braille stage's laid-out cells, used as they are (the UV layer is
 drawn from the same cells): a card whose block is taller or wider than the page, or
@@ -24,17 +35,46 @@ from pipeline.emboss.profiles import PageFormat
 Layout = Literal["card", "sheet"]
 LAYOUTS: tuple[str, ...] = ("card", "sheet")
 
+#: Blank cells between two columns of cards on a sheet: the cutting lane. Two, so a cut down
+#: the lane's middle leaves a whole blank cell (6.2 mm at the cell pitch of NLS Specification
+#: 800 (2014) §3.2, which the profiles use) between the cut edge and each card's braille:
+#: about the ¼ in (6.35 mm) margin the card-stock profile keeps round a card's braille
+#: (templates/embossers/card-3x5.yaml). One blank cell would leave half of that, 3.1 mm, and a
+#: hand cut that wanders 1–2 mm would put dots at the card's edge, where they are crushed.
+COLUMN_GAP_CELLS = 2
+BLANK_CELL = "\u2800"
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one card sits on its embosser page, all numbers 1-based.
+
+    ``row`` and ``column`` count rows and columns of cards (not lines and cells);
+    ``line`` is the page line of the card's first line, ``cell`` the cell (from the
+    left margin) of its first cell. In the card layout every card is row 1, column 1,
+    line 1, cell 1.
+    """
+
+    card_id: str
+    row: int
+    column: int
+    line: int
+    cell: int
+
 
 @dataclass(frozen=True)
 class EmbosserPage:
-    """One embosser page: the card ids on it (top to bottom) and its rows of Unicode six-dot cells.
+    """One embosser page: the card ids on it (reading order), its rows of Unicode six-dot cells
+    (one per embosser line) and where each card sits.
 
     ``rows`` never exceeds the page format's lines, nor a row its cells; a blank
-    separator row between cards is the empty string.
+    separator row between rows of cards is the empty string. ``placements`` follow
+    ``cards``, one each.
     """
 
     cards: tuple[str, ...]
     rows: tuple[str, ...]
+    placements: tuple[Placement, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -77,13 +117,32 @@ def card_problem(card_id: str, lines: Sequence[str], fmt: PageFormat, where: Loc
     return None
 
 
+def columns_that_fit(cells_per_line: int, column_cells: int, gap: int = COLUMN_GAP_CELLS) -> int:
+    """How many columns of cards ``column_cells`` wide fit a line of ``cells_per_line`` cells with
+    ``gap`` blank cells between columns: the largest n with n·column_cells + (n−1)·gap ≤ cells_per_line,
+    at least 1 (a card as wide as the line still gets a column). E.g. 3 for 10-cell cards on a 40-cell line.
+    """
+    return max(1, (cells_per_line + gap) // (column_cells + gap))
+
+
+def _join(band: Sequence[Sequence[str]], k: int, width: int) -> str:
+    """Line ``k`` of a row of cards: each card's line ``k`` padded to ``width`` plus the gap, none after the last."""
+    pieces = [lines[k] if k < len(lines) else "" for lines in band]
+    while pieces and not pieces[-1]:
+        pieces.pop()
+    if not pieces:
+        return ""
+    pad = [piece + BLANK_CELL * (width - len(piece) + COLUMN_GAP_CELLS) for piece in pieces[:-1]]
+    return "".join(pad) + pieces[-1]
+
+
 def paginate(
     cards: Sequence[tuple[str, Sequence[str]]],
     fmt: PageFormat,
     layout: Layout,
     locate: Callable[[str], Location] | None = None,
 ) -> Pagination:
-    """Place cards' lines on embosser pages.
+    """Place cards' lines on embosser pages (see the module docstring for the two layouts).
 
     ``cards`` is ``(card_id, lines)`` in embossing order (a card may repeat, for
     copies); ``lines`` are Unicode six-dot cells. ``locate`` gives a card's source
@@ -92,32 +151,45 @@ def paginate(
     if layout not in LAYOUTS:
         raise ValueError(f"unknown embosser layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
     locate = locate or (lambda card_id: Location())
-    pages: list[EmbosserPage] = []
     omitted: list[str] = []
     findings: list[Finding] = []
     flagged: set[str] = set()
-    ids: list[str] = []
+    placeable: list[tuple[str, Sequence[str]]] = []
+    for card_id, lines in cards:
+        if card_id in flagged:
+            continue
+        problem = card_problem(card_id, lines, fmt, locate(card_id))
+        if problem is None:
+            placeable.append((card_id, lines))
+            continue
+        flagged.add(card_id)
+        omitted.append(card_id)
+        findings.append(problem)
+
+    width = max((len(line) for _, lines in placeable for line in lines), default=0)
+    columns = 1 if layout == "card" else columns_that_fit(fmt.cells_per_line, width)
+    pages: list[EmbosserPage] = []
+    placed: list[Placement] = []
     rows: list[str] = []
+    band_on_page = 0
 
     def flush() -> None:
         if rows:
-            pages.append(EmbosserPage(tuple(ids), tuple(rows)))
-        ids.clear()
+            pages.append(EmbosserPage(tuple(p.card_id for p in placed), tuple(rows), tuple(placed)))
+        placed.clear()
         rows.clear()
 
-    for card_id, lines in cards:
-        problem = card_problem(card_id, lines, fmt, locate(card_id))
-        if problem is not None:
-            if card_id not in flagged:
-                flagged.add(card_id)
-                omitted.append(card_id)
-                findings.append(problem)
-            continue
-        if layout == "card" or (rows and len(rows) + 1 + len(lines) > fmt.lines_per_page):
+    for start in range(0, len(placeable), columns):
+        band = placeable[start : start + columns]
+        height = max(len(lines) for _, lines in band)
+        if layout == "card" or (rows and len(rows) + 1 + height > fmt.lines_per_page):
             flush()
+            band_on_page = 0
         if rows:
             rows.append("")
-        ids.append(card_id)
-        rows.extend(lines)
+        band_on_page += 1
+        placed += [Placement(card_id, band_on_page, c + 1, len(rows) + 1, c * (width + COLUMN_GAP_CELLS) + 1)
+                   for c, (card_id, _) in enumerate(band)]
+        rows += [_join([lines for _, lines in band], k, width) for k in range(height)]
     flush()
     return Pagination(tuple(pages), tuple(omitted), tuple(findings))

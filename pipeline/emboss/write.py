@@ -7,7 +7,8 @@ every file is checked before it is written (BRF rules, PEF schema and Schematron
 written atomically; a file that fails its check is not written and an EM finding says why.
 
 File names, in ``out_dir``: ``<game>-<profile>-<layout>.brf``, ``….brf.json`` (the
-sidecar: table, grade, cells per line, lines per page, card order, profile, layout)
+sidecar: table, grade, cells per line, lines per page, card order, profile, layout,
+each card's page, row, column, line and cell)
 and ``….pef``.
 """
 
@@ -25,7 +26,7 @@ from engine.model import Deck
 from engine.units import pt_to_mm
 from pipeline.emboss import rules
 from pipeline.emboss.brf import brf_bytes, check_brf
-from pipeline.emboss.pages import LAYOUTS, EmbosserPage, Layout, paginate
+from pipeline.emboss.pages import COLUMN_GAP_CELLS, LAYOUTS, EmbosserPage, Layout, paginate
 from pipeline.emboss.pef import PefMeta, content_identifier, pef_bytes
 from pipeline.emboss.profiles import EmbossError, EmbosserProfile, PageFormat, PaperSizeError, load_profile
 from pipeline.emboss.validate import validate_pef
@@ -180,7 +181,12 @@ def write_embosser_files(
 
 def brf_sidecar(deck: Deck, profile: EmbosserProfile, fmt: PageFormat, layout: Layout, pages: Sequence[EmbosserPage],
                 omitted: Sequence[str], copies: bool, interpoint: bool, file_name: str) -> dict:
-    """The JSON sidecar of a BRF (BRF itself carries no metadata): how it was made and what is on each page."""
+    """The JSON sidecar of a BRF (BRF itself carries no metadata): how it was made and what is on each page.
+
+    ``placements`` lists every card placed, in file order, with its page, row and column of
+    cards, and the line and cell of its top-left cell on that page (all 1-based), so an
+    operator can find and cut each card; ``column_gap_cells`` is the cutting lane between columns.
+    """
     braille = deck.game.braille
     return {
         "file": file_name,
@@ -199,6 +205,9 @@ def brf_sidecar(deck: Deck, profile: EmbosserProfile, fmt: PageFormat, layout: L
         "copies_expanded": copies,
         "card_order": list(dict.fromkeys(cid for page in pages for cid in page.cards)),
         "pages": [list(page.cards) for page in pages],
+        "column_gap_cells": COLUMN_GAP_CELLS if layout == "sheet" else None,
+        "placements": [{"card": p.card_id, "page": n, "row": p.row, "column": p.column, "line": p.line, "cell": p.cell}
+                       for n, page in enumerate(pages, 1) for p in page.placements],
         "omitted": list(omitted),
         "copies": {c.id: c.copies for c in deck.cards},
     }
