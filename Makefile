@@ -39,7 +39,7 @@ test: setup a11y-setup
 	$(PY) -m pytest -q
 
 bench: setup
-	$(PY) -m pipeline.bench
+	$(PY) -m pipeline.build.bench
 
 clean:
 	rm -rf output/*/ $(VENV)

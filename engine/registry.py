@@ -140,6 +140,19 @@ def declare(code: str, name: str, severity: Severity, doc: str) -> Rule:
     return RULES.add(Rule(code, name, severity, inspect.cleandoc(doc)))
 
 
+def selector_matches(entry: str, code: str, name: str) -> bool:
+    """True when a selector entry names this rule: its name exactly, or its code or a code
+    prefix written in capitals (``BR``, ``BR001``). An empty entry matches nothing (it would
+    otherwise be a prefix of every code). The one matching rule of ``--select``/``--ignore``,
+    a card's ``ignore:`` and the DQ005 check."""
+    return bool(entry) and (entry == name or (entry.isupper() and code.startswith(entry)))
+
+
+def names_a_rule(entry: str) -> bool:
+    """True when the entry matches at least one registered rule (:func:`selector_matches`)."""
+    return any(selector_matches(entry, r.code, r.name) for r in RULES)
+
+
 @dataclass(frozen=True)
 class Selection:
     """``--select`` / ``--ignore``: each entry a code, a code prefix (``BR``) or a rule name.
@@ -153,20 +166,16 @@ class Selection:
     def allows(self, code: str, name: str) -> bool:
         """True when a finding with this code and name should be reported."""
 
-        def hit(entry: str) -> bool:
-            # A code or code prefix is written in capitals (BR, BR001); a name in kebab-case.
-            return entry == name or (entry.isupper() and code.startswith(entry))
-
-        if self.select and not any(hit(e) for e in self.select):
+        if self.select and not any(selector_matches(e, code, name) for e in self.select):
             return False
-        return not any(hit(e) for e in self.ignore)
+        return not any(selector_matches(e, code, name) for e in self.ignore)
 
 
 def card_ignores(finding: Finding, ignored: Iterable[str]) -> bool:
     """True when a card's ``ignore:`` list accepts this finding (by code, prefix or name).
 
     An empty entry accepts nothing (it would otherwise be a prefix of every code)."""
-    return any(entry and (entry == finding.name or finding.code.startswith(entry)) for entry in ignored)
+    return any(selector_matches(entry, finding.code, finding.name) for entry in ignored)
 
 
 def unknown_selectors(entries: Iterable[str]) -> list[str]:
@@ -178,8 +187,7 @@ def unknown_selectors(entries: Iterable[str]) -> list[str]:
     """
     out: list[str] = []
     for entry in entries:
-        known = any(entry == r.name or (entry.isupper() and r.code.startswith(entry)) for r in RULES)
-        if not known and entry not in out:
+        if not names_a_rule(entry) and entry not in out:
             out.append(entry)
     return out
 
@@ -196,27 +204,6 @@ def closest_rule(entry: str) -> str | None:
         return entry.upper()
     guess = difflib.get_close_matches(entry, [r.name for r in RULES] + codes, n=1)
     return guess[0] if guess else None
-
-
-def run_checks(deck, ctx: CheckContext | None = None, selection: Selection = Selection()) -> list[Finding]:
-    """Run every registered check over a deck; apply the selection and per-card ``ignore:``.
-
-    ``deck`` is an :class:`engine.model.Deck`. Returns the findings, unsorted.
-    """
-    import engine.checks  # noqa: F401  (registers the checks)
-
-    ctx = ctx or CheckContext()
-    ignores = {c.id: c.ignore for c in deck.cards if c.ignore}
-    out: list[Finding] = []
-    for r in RULES.checks():
-        if not selection.allows(r.code, r.name):
-            continue
-        for p in r.check(deck, ctx):
-            f = r.finding(p.message, p.location, p.hint, p.related)
-            if f.location.card and card_ignores(f, ignores.get(f.location.card, ())):
-                continue
-            out.append(f)
-    return out
 
 
 def filter_findings(findings: Iterable[Finding], selection: Selection, deck=None) -> list[Finding]:

@@ -11,7 +11,7 @@ import yaml
 
 from engine.load import load_game
 from engine.model import Die
-from pipeline.archive import check_qr_links, die_view, page_path, write_archive
+from pipeline.archive.site import check_qr_links, die_view, page_path, write_archive
 from pipeline.braille.layout import layout_deck
 
 
@@ -208,7 +208,7 @@ def test_card_face_image_from_the_fronts_pdf(mini_dir, tmp_path):
 
 
 def test_fronts_pdf_missing_a_card_is_an_error(mini_dir, tmp_path):
-    from pipeline.archive import ArchiveError
+    from pipeline.archive.site import ArchiveError
     from pipeline.render.deck_pdf import render_fronts
 
     deck = load_game(mini_dir)
@@ -245,7 +245,7 @@ def test_shortened_braille_rules_are_labelled(game_copy, tmp_path):
 def test_index_has_the_power_braille_key_with_the_game_s_own_choices():
     from conftest import CARDDATA
     from engine.load import load_game
-    from pipeline.archive import power_key, render_index
+    from pipeline.archive.site import power_key, render_index
 
     deck = load_game(CARDDATA / "apprentice-power-crystal")
     rows = {r["value"]: r for r in power_key(deck)}

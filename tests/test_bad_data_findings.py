@@ -11,13 +11,13 @@ from typer.testing import CliRunner
 from engine.load import load_game
 from pipeline.braille.geometry import PROFILES
 from pipeline.braille.layout import profile_for
-from pipeline.build import BuildSettings
-from pipeline.cli import app
-from pipeline.preflight import preflight
+from pipeline.build.runner import BuildSettings
+from pipeline.cli.app import app
+from pipeline.build.preflight import preflight
 from pipeline.render.deck_pdf import NoCardLayout, render_fronts
 from pipeline.render.formpages import CardPdfError
 from pipeline.render.tactile import merge_spot_plate, render_braille_layer
-from pipeline.stages import Job, stage_braille, stage_print
+from pipeline.build.stages import Job, stage_braille, stage_print
 
 runner = CliRunner()
 

@@ -18,7 +18,7 @@ from engine.units import mm_to_pt
 from pipeline.braille.dice import encode_die, face_cells, key_text
 from pipeline.braille.geometry import dot_centres, get_profile
 from pipeline.braille.translate import translate
-from pipeline.dice_sheet import BAR_MM, GAP_MM, MARGIN_MM, face_geometry, plan_die, render_dice, render_die_sheet
+from pipeline.dice.sheet import BAR_MM, GAP_MM, MARGIN_MM, face_geometry, plan_die, render_dice, render_die_sheet
 
 SPECS = yaml.safe_load((Path(__file__).parent / "braille_specs" / "dice.yaml").read_text(encoding="utf-8"))
 SPEC800 = get_profile("spec800")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.braille.geometry import PROFILES, capacity, dot_centres, get_profile
-from pipeline.layout import load_layout
+from pipeline.common.layout import load_layout
 
 SPEC800 = get_profile("spec800")
 

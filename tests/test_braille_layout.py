@@ -11,7 +11,7 @@ from pipeline.braille.geometry import get_profile
 from pipeline.braille.layout import BrailleBoxTooSmall, layout_deck, wrap
 from pipeline.braille.power import PowerEncoding
 from pipeline.braille.translate import translate
-from pipeline.layout import Box, load_layout
+from pipeline.common.layout import Box, load_layout
 
 from conftest import CARDDATA
 

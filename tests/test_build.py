@@ -15,9 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import ROOT
-from pipeline.build import BuildSettings, run_build
-from pipeline.outputdir import LOCK_NAME
-from pipeline.cli import app
+from pipeline.build.runner import BuildSettings, run_build
+from pipeline.build.outputdir import LOCK_NAME
+from pipeline.cli.app import app
 
 runner = CliRunner()
 DECKPRESS = str(Path(sys.executable).with_name("deckpress"))
@@ -166,7 +166,7 @@ def test_killed_build_leaves_previous_output_intact(tmp_path):
 
 
 def test_recover_restores_a_build_caught_mid_swap(tmp_path):
-    from pipeline.outputdir import OutputLock
+    from pipeline.build.outputdir import OutputLock
 
     (tmp_path / ".old-mini-123").mkdir()
     (tmp_path / ".old-mini-123" / "manifest.json").write_text("{}")
@@ -178,7 +178,7 @@ def test_recover_restores_a_build_caught_mid_swap(tmp_path):
 
 
 def test_stages_after_print_run_as_parallel_chains():
-    from pipeline.stages import branches, stages_to_run
+    from pipeline.build.stages import branches, stages_to_run
 
     assert branches(stages_to_run(None)) == [["dice"], ["qr"], ["tactile", "impose"], ["emboss"], ["archive"], ["proof"]]
     # --only adds what a stage needs: impose brings print and tactile.
@@ -248,7 +248,7 @@ def test_build_reports_every_preflight_error_at_once(tmp_path, game_copy):
 def test_build_key_is_the_same_in_any_folder(tmp_path):
     import shutil
 
-    from pipeline.manifest import build_key
+    from pipeline.build.manifest import build_key
 
     for name in ("a", "b"):
         shutil.copytree(ROOT / "tests/fixtures/games", tmp_path / name)

@@ -6,7 +6,7 @@ import json
 
 from typer.testing import CliRunner
 
-from pipeline.cli import app
+from pipeline.cli.app import app
 
 runner = CliRunner()
 

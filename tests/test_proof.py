@@ -13,8 +13,8 @@ from engine.findings import Finding, Location, Severity
 from engine.load import load_game
 from engine.units import mm_to_pt
 from pipeline.braille.layout import layout_deck
-from pipeline.proof import DOT_RGBA, PROOF_DPI, proof_front, write_contact_sheet, write_proofs
-from pipeline.raster import expected_size, render_page
+from pipeline.proofs.proof import DOT_RGBA, PROOF_DPI, proof_front, write_contact_sheet, write_proofs
+from pipeline.common.raster import expected_size, render_page
 from pipeline.render.deck_pdf import render_backs, render_fronts
 from pipeline.render.tactile import dot_map
 
@@ -116,7 +116,7 @@ def test_placeholder_art_is_stamped_until_the_art_exists(built, game_copy):
 def test_placeholder_stamp_follows_the_print_rule(game_copy):
     """The stamp and the print's PR004 count agree: a rules card (no art box) is never stamped,
     even with a missing image; an image Pillow cannot read is stamped (the print draws placeholder art)."""
-    from pipeline.proof import has_placeholder_art
+    from pipeline.proofs.proof import has_placeholder_art
 
     art_band = (19, 430, 469, 505)  # as in test_placeholder_art_is_stamped_until_the_art_exists
     game_copy("mini")  # mini-plus extends ../mini
@@ -177,7 +177,7 @@ def test_contact_sheet_without_proofs_says_so(built, tmp_path):
 
 
 def test_raster_errors_name_the_file(built, tmp_path):
-    from pipeline.raster import RasterError
+    from pipeline.common.raster import RasterError
 
     bad = tmp_path / "not.pdf"
     bad.write_text("no pdf here")

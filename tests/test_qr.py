@@ -9,9 +9,10 @@ import zxingcpp
 from conftest import CARDDATA, GAMES
 from engine.load import load_game
 from engine.units import pt_to_mm
-from pipeline import qr, raster
-from pipeline.layout import load_layout
-from pipeline.raster import RasterError, open_document, render_region
+from pipeline.common import raster
+from pipeline.qr import codes as qr
+from pipeline.common.layout import load_layout
+from pipeline.common.raster import RasterError, open_document, render_region
 from pipeline.render.deck_pdf import render_fronts
 
 URL = "https://cards.example.invalid/mini/cards/ember-apprentice.html"  # 62 characters

@@ -6,7 +6,7 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from engine.registry import RULES
-from pipeline.cli import app
+from pipeline.cli.app import app
 
 runner = CliRunner()
 
@@ -41,7 +41,7 @@ def test_render_exits_2_on_a_card_size_the_layout_does_not_fit(game_copy, tmp_pa
 
 
 def test_print_and_qr_rules_are_documented_with_examples():
-    from pipeline.stages import import_stage_modules
+    from pipeline.build.stages import import_stage_modules
 
     import_stage_modules()
 

@@ -8,7 +8,7 @@ import yaml
 from pypdf import PdfReader
 
 from engine.load import load_game
-from pipeline.layout import CardLayout, load_layout
+from pipeline.common.layout import CardLayout, load_layout
 from pipeline.render import fonts
 from pipeline.render.deck_pdf import render_fronts
 from pipeline.render.style import LayoutError, design_for

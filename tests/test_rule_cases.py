@@ -30,7 +30,8 @@ from conftest import GAMES
 from engine.findings import Location, sort_key
 from engine.load import load_game
 import engine.checks  # noqa: F401  (registers the deck rules)
-from engine.registry import RULES, CheckContext, Selection, run_checks
+from engine.checks import run_checks
+from engine.registry import RULES, CheckContext, Selection
 from engine.rulebook import Rulebook
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"

@@ -8,7 +8,7 @@ import re
 import engine.checks  # noqa: F401  (registers the deck checks)
 import engine.load  # noqa: F401  (declares DA codes)
 from engine.registry import RULES
-from pipeline.stages import import_stage_modules
+from pipeline.build.stages import import_stage_modules
 
 import_stage_modules()  # stage modules declare their codes
 

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from conftest import GAMES, SEEDS
 from engine.rulebook import Rulebook, RulebookError
-from pipeline.cli import app
+from pipeline.cli.app import app
 
 
 def test_plain_text_headings_and_toc_of_the_claim_seed():

@@ -6,7 +6,8 @@ from __future__ import annotations
 from conftest import FIXTURES, GAMES
 from engine.checks.claims import component_lists, count_claims
 from engine.load import load_game
-from engine.registry import CheckContext, Selection, run_checks
+from engine.checks import run_checks
+from engine.registry import CheckContext, Selection
 from engine.rulebook import Rulebook
 
 SLIPS = FIXTURES / "rulebooks" / "slips.md"

@@ -13,7 +13,8 @@ import pytest
 from conftest import CARDDATA, SEED_RULEBOOKS
 from engine.findings import Severity
 from engine.load import load_game
-from engine.registry import CheckContext, Selection, run_checks
+from engine.checks import run_checks
+from engine.registry import CheckContext, Selection
 from engine.rulebook import Rulebook
 
 #: (code, rulebook line) of every RB finding per game, with why it is real.

@@ -21,7 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.braille.geometry import PROFILES
 from pipeline.braille.layout import BrailleBlock, layout_deck
-from pipeline.layout import load_layout
+from pipeline.common.layout import load_layout
 from pipeline.render.tactile import (
     TactileError,
     clearance_findings,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from pipeline.cli import app
-from pipeline.watch import change_filter, rebuild, watch
+from pipeline.cli.app import app
+from pipeline.build.watch import change_filter, rebuild, watch
 
 
 def _set(folder: Path, old: str, new: str) -> None:

@@ -1,11 +1,41 @@
-"""The registered deck checks. Importing this package registers every check module.
+"""The registered deck checks, and :func:`run_checks`, which runs them.
 
 Families: CP composition, KW keywords, PW power, DQ data quality (data alone);
 RB rules text (data against the ``--rulebook`` file).
+
+Each check module registers its checks in :mod:`engine.registry` when imported (the
+``@rule`` decorator), and this package imports them all. That is the simplest plugin
+scheme we found: a check is one decorated function, with no list to keep in step. The
+registry itself imports no check, so the imports run one way: checks -> registry.
 """
+
+from __future__ import annotations
 
 from engine.checks import composition, keywords, power, quality  # noqa: F401
 from engine.checks import rulebook_counts, rulebook_terms, rulebook_text  # noqa: F401
 
 # The loader's DA codes belong in every listing of the registry too.
 import engine.load  # noqa: E402,F401
+from engine.findings import Finding
+from engine.registry import RULES, CheckContext, Selection, card_ignores
+
+
+def run_checks(deck, ctx: CheckContext | None = None, selection: Selection = Selection()) -> list[Finding]:
+    """Run every registered check over a deck; apply the selection and per-card ``ignore:``.
+
+    ``deck`` is an :class:`engine.model.Deck`. Returns the findings, unsorted.
+    """
+    ctx = ctx or CheckContext()
+    ignores = {c.id: c.ignore for c in deck.cards if c.ignore}
+    out: list[Finding] = []
+    for r in RULES.checks():
+        if not selection.allows(r.code, r.name):
+            continue
+        for p in r.check(deck, ctx):
+            f = r.finding(p.message, p.location, p.hint, p.related)
+            if f.location.card and card_ignores(f, ignores.get(f.location.card, ())):
+                continue
+            out.append(f)
+    return out
+
+

@@ -8,7 +8,7 @@ from urllib.parse import urlparse
 from engine.checks.common import plural
 from engine.findings import Severity
 from engine.model import Deck
-from engine.registry import RULES, Problem, closest_rule, rule
+from engine.registry import Problem, closest_rule, names_a_rule, rule
 
 #: Alt text longer than this is cut short by screen readers' quick navigation; the long
 #: description carries the rest (the common "about 150 characters" guidance, DESIGN.md §2).
@@ -97,7 +97,7 @@ def unknown_ignore(deck: Deck, ctx) -> Iterator[Problem]:
     """
     for card in deck.cards:
         for entry in card.ignore:
-            if entry and any(entry == r.name or r.code.startswith(entry) for r in RULES):
+            if names_a_rule(entry):
                 continue
             guess = closest_rule(entry) if entry else None
             hint = f"did you mean '{guess}'?" if guess else "write a rule code (DQ001), a family (DQ) or a rule name (provisional-card); `deckpress rules` lists them"

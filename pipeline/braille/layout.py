@@ -35,7 +35,7 @@ from pipeline.braille.cells import BLANK
 from pipeline.braille.geometry import PROFILES, Dot, GeometryProfile, capacity, dot_centres, get_profile
 from pipeline.braille.power import PowerEncoding
 from pipeline.braille.translate import UntranslatableCharacter, translate
-from pipeline.layout import CardLayout, load_layout
+from pipeline.common.layout import CardLayout, load_layout
 
 OVERFLOW = declare(
     "BR001",
@@ -309,7 +309,7 @@ def profile_for(game: Game, override: str | None = None) -> tuple[GeometryProfil
 def layout_deck(deck: Deck, layout: CardLayout | None = None, profile: GeometryProfile | None = None) -> tuple[dict[str, BrailleBlock], list[Finding]]:
     """Lay out the braille block of every card of a deck.
 
-    ``layout`` defaults to :func:`pipeline.layout.load_layout` (its ``braille`` box, in pt
+    ``layout`` defaults to :func:`pipeline.common.layout.load_layout` (its ``braille`` box, in pt
     from the trim's top-left); ``profile`` to :func:`profile_for` the game (BR005 when unknown).
     Cells per line and lines come from :func:`geometry.capacity` of the box in mm
     (10 × 9 at spec800 on the shipped 3×5 in layout).

@@ -30,7 +30,7 @@ from pipeline.emboss.pages import COLUMN_GAP_CELLS, LAYOUTS, EmbosserPage, Layou
 from pipeline.emboss.pef import PefMeta, content_identifier, pef_bytes
 from pipeline.emboss.profiles import EmbossError, EmbosserProfile, PageFormat, PaperSizeError, load_profile
 from pipeline.emboss.validate import validate_pef
-from pipeline.fsutil import write_bytes, write_text
+from pipeline.common.files import write_bytes, write_text
 
 FORMATS: tuple[str, ...] = ("brf", "pef")
 
@@ -118,7 +118,7 @@ def write_embosser_files(
 
     Raises :class:`EmbossError` (an unknown profile, format or layout, a paper the
     profile cannot take, interpoint where it is not offered) and
-    :class:`pipeline.fsutil.OutputError` when ``out_dir`` cannot be written.
+    :class:`pipeline.common.files.OutputError` when ``out_dir`` cannot be written.
     """
     prof = profile if isinstance(profile, EmbosserProfile) else load_profile(profile)
     unknown = [f for f in formats if f not in FORMATS]

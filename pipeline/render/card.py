@@ -25,8 +25,8 @@ from reportlab.lib.colors import CMYKColor
 from engine.findings import Finding, Location, Severity
 from engine.model import Card, CardClass, Colour, Game
 from engine.registry import declare
-from pipeline import qr
-from pipeline.layout import Box, CardLayout
+from pipeline.qr import codes as qr
+from pipeline.common.layout import Box, CardLayout
 from pipeline.render import fonts
 from pipeline.render.art import ArtError, load_cmyk
 from pipeline.render.style import Design, TextStyle

@@ -21,7 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 from engine.findings import Finding, Location, Severity
 from engine.model import Deck
 from engine.registry import declare
-from pipeline.layout import LAYOUTS, CardLayout, load_layout
+from pipeline.common.layout import LAYOUTS, CardLayout, load_layout
 from pipeline.render import fonts
 from pipeline.render.card import (IMAGE_UNREADABLE, PLACEHOLDER_ART, Sheet, art_box, draw_back, draw_front,
                                   prints_placeholder_art)
@@ -65,7 +65,8 @@ def unknown_class_findings(deck: Deck, card_ids: Iterable[str] | None = None) ->
     in the finding (exit 1) instead of an error halfway through a PDF. CP008 findings on
     ``composition:`` entries are left to ``deckpress check``: they break no drawing.
     """
-    from engine.registry import Selection, run_checks
+    from engine.checks import run_checks
+    from engine.registry import Selection
 
     wanted = set(card_ids) if card_ids is not None else {c.id for c in deck.cards}
     return [f for f in run_checks(deck, selection=Selection(("CP008",))) if f.location.card in wanted]
@@ -158,7 +159,7 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
     Raises :class:`NoCardLayout` (a :class:`LayoutError` carrying the PR007 finding) when
     the layout does not match the game's card size, :class:`LayoutError` when it is
     malformed, :class:`pipeline.render.pdfx.PdfxError` if the result would not be PDF/X-1a,
-    and :class:`pipeline.fsutil.OutputError` when ``path`` cannot be written (nothing is
+    and :class:`pipeline.common.files.OutputError` when ``path`` cannot be written (nothing is
     left under ``path`` then). A card whose class is not in the game raises
     :class:`UnknownClassError` naming the card and its file:line (CP008 normally stops such data first).
     """

@@ -37,7 +37,7 @@ from reportlab.pdfgen.canvas import Canvas
 from engine.findings import Finding, Location, Severity
 from engine.registry import declare
 from engine.units import pt_to_mm
-from pipeline.fsutil import write_bytes, write_text
+from pipeline.common.files import write_bytes, write_text
 from pipeline.render import marks
 from pipeline.render.calibration import SCALE_MM, plan_notes, write_calibration
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)

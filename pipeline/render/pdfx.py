@@ -40,7 +40,7 @@ from typing import Sequence
 import pikepdf
 from pikepdf import Array, Dictionary, Name, String
 
-from pipeline.fsutil import atomic_path
+from pipeline.common.files import atomic_path
 
 PDFX_VERSION = "PDF/X-1:2003"
 PDFX_CONFORMANCE = "PDF/X-1a:2003"
@@ -70,7 +70,7 @@ def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], sub
     ``labels`` gives one label per page (card ids for fronts, class ids for backs); each
     becomes the page's label and an outline entry. Raises :class:`PdfxError` when the
     pages break a rule :func:`check_pdfx` checks, ValueError when the label count differs
-    from the page count, and :class:`pipeline.fsutil.OutputError` when ``path`` cannot be written.
+    from the page count, and :class:`pipeline.common.files.OutputError` when ``path`` cannot be written.
     """
     pdf = pikepdf.open(io.BytesIO(data))
     if len(labels) != len(pdf.pages):

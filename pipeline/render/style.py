@@ -1,6 +1,6 @@
 """The print design of a card layout template: text styles, strokes and which box each element uses.
 
-A layout YAML (templates/layouts/*.yaml, read by :mod:`pipeline.layout`) carries, beside
+A layout YAML (templates/layouts/*.yaml, read by :mod:`pipeline.common.layout`) carries, beside
 its ``boxes``, three print sections, all with units in the data:
 
 - ``text``: one style per text element (``weight`` regular or bold, ``size``, ``min_size``
@@ -20,7 +20,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine.model import Length
-from pipeline.layout import CardLayout
+from pipeline.common.layout import CardLayout
 from pipeline.render.textfit import MIN_TEXT_PT
 
 #: Elements a face may place, and which of them are text (need a style in ``text``).

@@ -35,8 +35,8 @@ from reportlab.pdfgen.canvas import FILL_NON_ZERO, Canvas
 from engine.findings import Finding, Location, Severity
 from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
-from pipeline.fsutil import write_bytes, write_text
-from pipeline.layout import CardLayout, load_layout
+from pipeline.common.files import write_bytes, write_text
+from pipeline.common.layout import CardLayout, load_layout
 from pipeline.render.formpages import CardPages, CardPdfError, page_boxes
 from pipeline.render.pdfx import finish
 

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import CARDDATA
 from engine.load import load_game
-from pipeline.archive import check_qr_links, write_archive
+from pipeline.archive.site import check_qr_links, write_archive
 from pipeline.braille.layout import layout_deck
 from pipeline.render.deck_pdf import render_fronts
 

@@ -26,7 +26,7 @@ import yaml
 
 from engine.paths import SLUG
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = (ROOT / "engine", ROOT / "pipeline", ROOT / "templates")
 MANIFEST = "manifest.json"
 _SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when available: 10x faster

@@ -14,7 +14,7 @@ class BuildProgress:
     """Context manager; ``update(game_id, stage)`` is the build runner's progress callback."""
 
     def __init__(self, game_dirs: list[str], console: Console, enabled: bool = True) -> None:
-        from pipeline.stages import STAGES
+        from pipeline.build.stages import STAGES
 
         self.total = len(STAGES) + 1  # stages + manifest
         self.enabled = enabled and console.is_terminal

@@ -1,6 +1,6 @@
 """The stand-alone stage commands: ``render``, ``uv``, ``impose``, ``emboss``, ``dice``, ``braille``,
 ``proof`` and ``watch``. Each runs one stage of the build for quick iteration and writes straight
-into its output folder (see README "Commands"). Thin, like :mod:`pipeline.cli`: parse, call the
+into its output folder (see README "Commands"). Thin, like :mod:`pipeline.cli.app`: parse, call the
 stage, print, exit 0/1/2.
 """
 
@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from engine.findings import Finding
-from pipeline.cli import Format, app, err, finish_with_findings, load_game, load_or_exit, out, out_dir_or_exit, print_findings
+from pipeline.cli.app import Format, app, err, finish_with_findings, load_game, load_or_exit, out, out_dir_or_exit, print_findings
 
 class EmbossFileFormat(str, Enum):
     """Embosser file formats to write."""
@@ -48,7 +48,7 @@ def emboss(
     from pipeline.braille.layout import layout_deck
     from pipeline.emboss.profiles import EmbossError
     from pipeline.emboss.write import FORMATS, write_embosser_files
-    from pipeline.fsutil import OutputError
+    from pipeline.common.files import OutputError
 
     deck = load_or_exit(game_dir, Format.text)
     blocks, braille_findings = layout_deck(deck)  # the game's profile; BR005 when unknown
@@ -99,8 +99,8 @@ def dice_cmd(
     Example: [bold]deckpress dice carddata/apprentice --out output/apprentice/dice[/bold]
     """
     out_dir = out_dir_or_exit(out_dir)
-    from pipeline.dice_sheet import render_dice
-    from pipeline.fsutil import OutputError
+    from pipeline.dice.sheet import render_dice
+    from pipeline.common.files import OutputError
 
     deck = load_or_exit(game_dir, Format.text)
     try:
@@ -124,9 +124,9 @@ def render_cmd(
     Example: [bold]deckpress render carddata/apprentice --out output/apprentice/print --verify-qr[/bold]
     """
     out_dir = out_dir_or_exit(out_dir)
-    from pipeline.fsutil import OutputError
-    from pipeline.layout import load_layout
-    from pipeline.qr import verify_qr
+    from pipeline.common.files import OutputError
+    from pipeline.common.layout import load_layout
+    from pipeline.qr.codes import verify_qr
     from pipeline.render.deck_pdf import UnknownClassError, render_backs, render_fronts, unknown_class_findings
     from pipeline.render.pdfx import PdfxError
     from pipeline.render.style import LayoutError
@@ -177,9 +177,9 @@ def proof_cmd(
     Example: [bold]deckpress proof carddata/apprentice --card ember-apprentice[/bold]
     """
     out_dir = out_dir_or_exit(out_dir)
-    from pipeline.fsutil import OutputError
-    from pipeline.proof import ProofError, proof_cards
-    from pipeline.raster import RasterError
+    from pipeline.common.files import OutputError
+    from pipeline.proofs.proof import ProofError, proof_cards
+    from pipeline.common.raster import RasterError
     from pipeline.render.deck_pdf import UnknownClassError, unknown_class_findings
     from pipeline.render.style import LayoutError
 
@@ -214,8 +214,8 @@ def watch_cmd(
     Example: [bold]deckpress watch carddata/apprentice[/bold]
     """
     out_dir = out_dir_or_exit(out_dir)
-    from pipeline.fsutil import OutputError
-    from pipeline.watch import watch
+    from pipeline.common.files import OutputError
+    from pipeline.build.watch import watch
 
     folder = _proof_folder(game_dir, out_dir)
 
@@ -253,7 +253,7 @@ def uv_cmd(
     """
     out_dir = out_dir_or_exit(out_dir)
     from pipeline.braille.layout import layout_deck
-    from pipeline.fsutil import OutputError
+    from pipeline.common.files import OutputError
     from pipeline.render.formpages import CardPages, CardPdfError
     from pipeline.render.deck_pdf import unknown_class_findings
     from pipeline.render.tactile import TactileError, clearance_findings, merge_spot_plate, render_braille_layer, write_dot_map
@@ -303,7 +303,7 @@ def impose_cmd(
     """
     out_dir = out_dir_or_exit(out_dir)
     from engine.units import parse_length
-    from pipeline.fsutil import OutputError
+    from pipeline.common.files import OutputError
     from pipeline.render.deck_pdf import UnknownClassError, unknown_class_findings
     from pipeline.render.formpages import CardPdfError
     from pipeline.render.impose import deck_copies, impose

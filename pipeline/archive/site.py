@@ -14,7 +14,7 @@ is untrusted input, so every card text is HTML-escaped. The pages aim at WCAG 2.
 (lang, unique titles, landmarks, skip link, ordered headings, alt text, contrast,
 focus, 24 px targets, reflow at 320 px); tests/a11y runs axe-core over them.
 
-:func:`check_qr_links` (from :mod:`pipeline.archive_links`, re-exported here) checks
+:func:`check_qr_links` (from :mod:`pipeline.archive.links`, re-exported here) checks
 that every QR URL of a game resolves to the generated page of that card (no dead links
 in print) and reports ``AR`` findings.
 """
@@ -31,13 +31,13 @@ from typing import TYPE_CHECKING, Sequence
 import jinja2
 
 from engine.model import Card, Deck, Die
-from pipeline.archive_links import check_qr_links, page_path
+from pipeline.archive.links import check_qr_links, page_path
 from pipeline.braille.cells import dots
 from pipeline.braille.dice import encode_die, key_text
 from pipeline.braille.translate import translate
-from pipeline.fsutil import write_bytes, write_text
-from pipeline.layout import TEMPLATES
-from pipeline.raster import render_pages
+from pipeline.common.files import write_bytes, write_text
+from pipeline.common.layout import TEMPLATES
+from pipeline.common.raster import render_pages
 
 if TYPE_CHECKING:
     from pipeline.braille.layout import BrailleBlock

@@ -20,8 +20,8 @@ from typing import Callable, Iterable
 from engine.findings import Finding, sort_key
 from engine.load import DataError, load_game
 from engine.model import Card, Deck
-from pipeline.layout import TEMPLATES
-from pipeline.proof import PROOF_DPI, deck_findings, proof_cards, write_contact_sheet
+from pipeline.common.layout import TEMPLATES
+from pipeline.proofs.proof import PROOF_DPI, deck_findings, proof_cards, write_contact_sheet
 
 #: File kinds whose change can alter a proof (card data, art, templates and layouts).
 WATCHED_SUFFIXES = (".yaml", ".yml", ".png", ".jpg", ".jpeg", ".j2", ".css")

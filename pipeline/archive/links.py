@@ -1,7 +1,7 @@
 """Dead-link check of the card archive: every QR URL printed on a card must open that card's page.
 
 The QR of a card encodes ``Archive.url_for(card)`` (engine/model.py): the base URL plus
-``Archive.path_for(card)``. The archive (:mod:`pipeline.archive`) writes each card's page
+``Archive.path_for(card)``. The archive (:mod:`pipeline.archive.site`) writes each card's page
 at that same relative path, marked with ``<meta name="deckpress-card" content="<id>">``.
 :func:`check_qr_links` proves that for a built archive folder and reports AR findings;
 :func:`page_path` is the one place that turns an archive path into a safe file path.

@@ -12,7 +12,7 @@ import os
 import shutil
 from pathlib import Path
 
-from pipeline.fsutil import OutputError
+from pipeline.common.files import OutputError
 
 LOCK_NAME = ".deckpress.lock"
 

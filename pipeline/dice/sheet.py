@@ -38,7 +38,7 @@ from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.braille.dice import DieFace, encode_die, key_text
 from pipeline.braille.geometry import PROFILES, GeometryProfile, dot_centres, get_profile
-from pipeline.fsutil import atomic_path
+from pipeline.common.files import atomic_path
 from pipeline.render.fonts import face as font_face
 
 FACE_TOO_SMALL = declare(
@@ -241,7 +241,7 @@ def render_die_sheet(die: Die, path: str | Path, profile: GeometryProfile | None
     """Write the face sheet PDF of one die (US Letter, actual size); returns it with its findings.
 
     ``profile`` defaults to spec800. Written atomically; byte-identical for the same input
-    (reportlab ``invariant=1``). Raises :class:`pipeline.fsutil.OutputError` when the path
+    (reportlab ``invariant=1``). Raises :class:`pipeline.common.files.OutputError` when the path
     cannot be written.
     """
     profile = profile or get_profile("spec800")

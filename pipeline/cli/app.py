@@ -94,7 +94,7 @@ def print_summary(findings: list[Finding], verbose: bool, listing: str = "--verb
 def selection_or_exit(select: list[str] | None, ignore: list[str] | None) -> Selection:
     """``--select``/``--ignore`` as a Selection; exit 2 naming entries that match no rule."""
     import engine.checks  # noqa: F401  (registers the checks and the loader's codes)
-    from pipeline.stages import import_stage_modules
+    from pipeline.build.stages import import_stage_modules
 
     from engine.registry import closest_rule, unknown_selectors
 
@@ -154,7 +154,7 @@ def check(
 
     A game that checks clean builds. Example: [bold]deckpress check carddata/apprentice --rulebook ../shared/seeds/000_c4e42988fabe8ac0.txt[/bold]
     """
-    from pipeline.preflight import preflight
+    from pipeline.build.preflight import preflight
 
     selection = selection_or_exit(select, ignore)
     deck = load_or_exit(game_dir, format)
@@ -195,7 +195,7 @@ def schema(
 def rules(format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
     """List every finding code with its name, default severity and summary."""
     import engine.checks  # noqa: F401  (registers the checks)
-    from pipeline.stages import import_stage_modules
+    from pipeline.build.stages import import_stage_modules
 
     import_stage_modules()  # stage modules declare their finding codes
 
@@ -250,10 +250,10 @@ def build(
     Example: [bold]deckpress build carddata/apprentice --paper letter --profile index-everest-d[/bold]
     """
     from engine.paths import find_games
-    from pipeline.build import BuildSettings, run_build
-    from pipeline.outputdir import BuildBusy
-    from pipeline.fsutil import OutputError
-    from pipeline.progress import BuildProgress
+    from pipeline.build.runner import BuildSettings, run_build
+    from pipeline.build.outputdir import BuildBusy
+    from pipeline.common.files import OutputError
+    from pipeline.build.progress import BuildProgress
 
     if str(out_dir) in ("", "."):
         err.print("deckpress: give an output folder with --out (default: output)", markup=False)
@@ -308,4 +308,4 @@ def build(
 
 
 # The stand-alone stage commands register themselves on ``app`` (kept apart: one job per module).
-from pipeline import cli_stages  # noqa: E402,F401
+from pipeline.cli import stages as _stage_commands  # noqa: E402,F401

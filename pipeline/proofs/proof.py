@@ -30,10 +30,10 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.findings import Finding, Severity, counts, sort_key
 from engine.model import Card, Deck, Provenance
-from pipeline.archive import environment
-from pipeline.fsutil import write_bytes, write_text
-from pipeline.layout import Box, CardLayout, load_layout
-from pipeline.raster import PageRaster, render_pages
+from pipeline.archive.site import environment
+from pipeline.common.files import write_bytes, write_text
+from pipeline.common.layout import Box, CardLayout, load_layout
+from pipeline.common.raster import PageRaster, render_pages
 from pipeline.render.card import Sheet, art_box, prints_placeholder_art
 from pipeline.render.style import design_for
 
@@ -256,9 +256,10 @@ class ProofRun:
 def deck_findings(deck: Deck) -> list[Finding]:
     """The engine's checks over the whole deck (composition needs every card), with the
     braille stage's power encoder; located findings, unsorted."""
-    from engine.registry import CheckContext, run_checks
+    from engine.checks import run_checks
+    from engine.registry import CheckContext
     from pipeline.braille.power import PowerEncoding
-    from pipeline.stages import import_stage_modules
+    from pipeline.build.stages import import_stage_modules
 
     import_stage_modules()  # every stage's codes registered, so a card's ignore: entries are known (DQ005)
     return run_checks(deck, CheckContext(power_encoder=PowerEncoding(deck.game.power, deck.game.braille.grade)))

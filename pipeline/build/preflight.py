@@ -15,8 +15,8 @@ from pathlib import Path
 from engine.findings import Finding
 from engine.model import Deck
 from engine.registry import Selection, filter_findings
-from pipeline.fsutil import staging_writes
-from pipeline.stages import Job, stage_braille, stage_checks, stage_dice, stage_print
+from pipeline.common.files import staging_writes
+from pipeline.build.stages import Job, stage_braille, stage_checks, stage_dice, stage_print
 
 
 def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = Selection(), geometry: str | None = None) -> list[Finding]:
@@ -30,8 +30,8 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
     the game lacks — nothing of that card is drawn); an unknown ``geometry`` override
     raises ValueError, a malformed layout template LayoutError.
     """
-    from pipeline.archive import check_qr_links, write_archive
-    from pipeline.build import BuildSettings
+    from pipeline.archive.site import check_qr_links, write_archive
+    from pipeline.build.runner import BuildSettings
     from pipeline.render.deck_pdf import UnknownClassError
     from pipeline.render.tactile import clearance_findings
 

@@ -10,7 +10,7 @@ The matrix comes from zxing-cpp's encoder (smallest version that holds the URL, 
 lowest-penalty mask, so the same URL always gives the same matrix) and is cached by URL. The
 drawing merges each row's runs of dark modules into one rectangle and fills them all
 as one path in 100 % K, so the code is vector rectangles, never an image.
-:func:`decode_qr` renders a region of a PDF page with :func:`pipeline.raster.render_region`
+:func:`decode_qr` renders a region of a PDF page with :func:`pipeline.common.raster.render_region`
 (pdfium) and decodes it with zxing-cpp; :func:`verify_qr` opens the PDF once and turns a
 wrong or missing decode into a QR002 finding.
 """
@@ -172,16 +172,16 @@ DECODE_MARGIN_PT = 2.0
 def decode_qr(pdf: str | Path | PdfDocument, page_index: int, box_pdf: Sequence[float] | None = None, dpi: int = 300) -> list[str]:
     """Decode the QR codes on one page of a PDF rendered at ``dpi``; returns their texts.
 
-    ``pdf`` is a path or a document open from :func:`pipeline.raster.open_document`.
+    ``pdf`` is a path or a document open from :func:`pipeline.common.raster.open_document`.
     ``box_pdf`` (x, y, w, h in PDF pt, origin bottom-left of the MediaBox) limits the
     render to that region plus :data:`DECODE_MARGIN_PT`; None renders the whole page.
-    The render is :func:`pipeline.raster.render_region` (pdfium, 8-bit grey); zxing-cpp
+    The render is :func:`pipeline.common.raster.render_region` (pdfium, 8-bit grey); zxing-cpp
     reads it without trying inverted codes (codes must be dark on light). Raises
-    :class:`pipeline.raster.RasterError` for an unreadable PDF or a page that does not exist.
+    :class:`pipeline.common.raster.RasterError` for an unreadable PDF or a page that does not exist.
     """
     import zxingcpp
 
-    from pipeline.raster import render_region
+    from pipeline.common.raster import render_region
 
     region = None
     if box_pdf is not None:
@@ -198,9 +198,9 @@ def verify_qr(pdf_path: str | Path, expected: Iterable[tuple[str, str]], box_pdf
 
     ``expected`` gives ``(card_id, url)`` per page, in page order. The PDF is opened
     once; each page costs one small render and decode (a few ms). Raises
-    :class:`pipeline.raster.RasterError` for an unreadable PDF or fewer pages than expected.
+    :class:`pipeline.common.raster.RasterError` for an unreadable PDF or fewer pages than expected.
     """
-    from pipeline.raster import RasterError, open_document
+    from pipeline.common.raster import RasterError, open_document
 
     out: list[Finding] = []
     expected = list(expected)

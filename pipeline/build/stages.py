@@ -3,7 +3,7 @@
 Each stage is a function of a :class:`Job` (the deck, the settings, the staging folder
 and the products of earlier stages) that writes its files into the staging folder and
 returns its findings. :data:`STAGES` lists them once, top to bottom; :data:`NEEDS`
-says what ``--only`` must run first; the runner (:mod:`pipeline.build`) runs
+says what ``--only`` must run first; the runner (:mod:`pipeline.build.runner`) runs
 :data:`SEQUENTIAL` in order and every later stage in parallel chains.
 
 Stage modules are imported inside the stage functions, so that reading this table
@@ -22,20 +22,20 @@ from engine.findings import Finding
 
 if TYPE_CHECKING:
     from engine.model import Deck
-    from pipeline.build import BuildSettings
+    from pipeline.build.runner import BuildSettings
 
 #: The stage modules in build order (DESIGN.md §1).
 STAGE_MODULES: tuple[str, ...] = (
     "pipeline.braille.layout",
     "pipeline.braille.dice",
-    "pipeline.dice_sheet",
-    "pipeline.qr",
+    "pipeline.dice.sheet",
+    "pipeline.qr.codes",
     "pipeline.render.deck_pdf",
     "pipeline.render.tactile",
     "pipeline.render.impose",
     "pipeline.emboss.write",
-    "pipeline.archive",
-    "pipeline.proof",
+    "pipeline.archive.site",
+    "pipeline.proofs.proof",
 )
 
 
@@ -75,7 +75,8 @@ class Job:
 
 def stage_checks(job: Job) -> list[Finding]:
     """Engine checks (composition, keywords, power, data quality, rulebook text)."""
-    from engine.registry import CheckContext, Selection, filter_findings, run_checks
+    from engine.checks import run_checks
+    from engine.registry import CheckContext, Selection, filter_findings
     from pipeline.braille.power import PowerEncoding
 
     rulebook = None
@@ -104,7 +105,7 @@ def stage_braille(job: Job) -> list[Finding]:
 
 def stage_dice(job: Job) -> list[Finding]:
     """One die face sheet PDF per die: faces at actual size, numerals, braille dots, key."""
-    from pipeline.dice_sheet import render_dice
+    from pipeline.dice.sheet import render_dice
 
     sheets = render_dice(job.deck, job.folder("dice"), job.products["profile"])
     return [f for sheet in sheets for f in sheet.findings]
@@ -130,8 +131,8 @@ def stage_print(job: Job) -> list[Finding]:
 
 def stage_qr(job: Job) -> list[Finding]:
     """Decode every front's QR code from a 300 dpi render of its box (zxing-cpp): it must give exactly the card's URL."""
-    from pipeline.layout import load_layout
-    from pipeline.qr import verify_qr
+    from pipeline.common.layout import load_layout
+    from pipeline.qr.codes import verify_qr
 
     layout = load_layout()
     box = layout.qr.to_pdf(layout.trim.height, layout.bleed)
@@ -184,7 +185,7 @@ def stage_emboss(job: Job) -> list[Finding]:
 
 def stage_archive(job: Job) -> list[Finding]:
     """The static card archive the QR codes open, then a check that every QR URL has its page."""
-    from pipeline.archive import check_qr_links, write_archive
+    from pipeline.archive.site import check_qr_links, write_archive
 
     fronts = job.products["fronts"]
     folder = job.folder("archive")
@@ -194,7 +195,7 @@ def stage_archive(job: Job) -> list[Finding]:
 
 def stage_proof(job: Job) -> list[Finding]:
     """PNG proofs of every front and back with the braille overlay and stamps, and the contact sheet."""
-    from pipeline.proof import write_proofs
+    from pipeline.proofs.proof import write_proofs
 
     fronts, backs = job.products["fronts"], job.products["backs"]
     write_proofs(job.deck, job.products["blocks"], fronts.path, backs.path, job.folder("proofs"), job.findings,

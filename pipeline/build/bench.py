@@ -9,7 +9,7 @@ process and its workers, peak resident memory):
 - raw liblouis translation throughput against deckpress's translator on the same
   strings (target: at least 80 %).
 
-Usage: ``python -m pipeline.bench [--sizes 300,10000]``.
+Usage: ``python -m pipeline.build.bench [--sizes 300,10000]``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DECKPRESS = [str(Path(sys.executable).with_name("deckpress"))]  # the console script of this venv
 CLASSES = (("ember", "Ember", "E", "Flame"), ("forest", "Forest", "F", "Acorn"), ("glacier", "Glacier", "G", "Snowflake"), ("spirit", "Spirit", "S", "Wind"))
 KEYWORDS = ("Rally!", "Enchant!", "Chance!", "Smite!")
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="300,10000", help="synthetic deck sizes, comma-separated")
     opts = parser.parse_args(argv)
     sizes = [int(s) for s in opts.sizes.split(",") if s]
-    from pipeline.stages import STAGES
+    from pipeline.build.stages import STAGES
 
     no_proofs = ",".join(name for name, _ in STAGES if name != "proof")
     print(f"deckpress bench on {os.cpu_count()} cores (targets: shipped games < 3 s cold, < 0.5 s unchanged; memory flat in N)")

@@ -1,16 +1,16 @@
 """The build runner: card data in, every output out, games in parallel processes.
 
-The stages and their order are in :mod:`pipeline.stages`. Here: scheduling (the
+The stages and their order are in :mod:`pipeline.build.stages`. Here: scheduling (the
 sequential stages, then parallel chains), the staging folder, the manifest and the
 report.
 
 Safety (issue 9):
 - nothing is written under ``output/<game>/`` until every stage has run and no
   error finding stands (unless ``force``): stages write into a staging folder,
-  which then replaces the previous output whole (:mod:`pipeline.outputdir`), so an
+  which then replaces the previous output whole (:mod:`pipeline.build.outputdir`), so an
   interrupted build leaves the previous good output readable;
 - a lock file keeps two builds out of one output folder at once;
-- an unchanged rebuild (same build key, see :mod:`pipeline.manifest`) reuses the
+- an unchanged rebuild (same build key, see :mod:`pipeline.build.manifest`) reuses the
   previous output untouched, so it is byte-identical and fast.
 
 Only the CLI prints; this module reports progress through a callback.
@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Callable
 
 from engine.findings import Finding, Location, Severity, counts
-from pipeline.fsutil import staging_writes, write_text
-from pipeline.manifest import MANIFEST, build_key, file_entries, game_id_of, is_current, versions
-from pipeline.outputdir import OutputLock, commit, probe_writable
-from pipeline.stages import FAMILIES, FOLDERS, SEQUENTIAL, STAGES, Job, branches, import_stage_modules, stages_to_run
+from pipeline.common.files import staging_writes, write_text
+from pipeline.build.manifest import MANIFEST, build_key, file_entries, game_id_of, is_current, versions
+from pipeline.build.outputdir import OutputLock, commit, probe_writable
+from pipeline.build.stages import FAMILIES, FOLDERS, SEQUENTIAL, STAGES, Job, branches, import_stage_modules, stages_to_run
 
 PAPERS = ("letter", "a4", "tabloid", "12x18", "sra3")
 
@@ -126,7 +126,7 @@ def _has_errors(findings: list[Finding], strict: bool) -> bool:
 def build_game(game_dir: str, settings: BuildSettings, progress: Callable[[str, str], None] | None = None) -> GameOutcome:
     """Build one game into ``<out_dir>/<game id>/``. Runs in a worker process.
 
-    Raises :class:`pipeline.fsutil.OutputError` when the output cannot be written.
+    Raises :class:`pipeline.common.files.OutputError` when the output cannot be written.
     """
     from engine.load import DataError, load_game
 
@@ -185,7 +185,7 @@ def _relocated(findings: list[Finding], staging: Path, final: Path) -> list[Find
 
 def _findings_of_other_stages(final: Path, running: list[str]) -> list[Finding]:
     """For ``--only``: the previous build's findings of the stages not run now, whose files are kept."""
-    from pipeline.manifest import read_manifest
+    from pipeline.build.manifest import read_manifest
 
     previous = read_manifest(final) or {}
     kept = tuple(fam for stage, fams in FAMILIES.items() if stage not in running for fam in fams)
@@ -368,7 +368,7 @@ def _parallel(game_dirs: list[str], settings: BuildSettings, progress, workers: 
 
 def _data_size(game_dir: str) -> int:
     """Bytes of a game's data files (its base game's included): a cheap proxy for its build time."""
-    from pipeline.manifest import game_sources
+    from pipeline.build.manifest import game_sources
 
     return sum(p.stat().st_size for p in game_sources(Path(game_dir)))
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from engine.model import Length
 from engine.units import pt_to_mm
 
-TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 LAYOUTS = TEMPLATES / "layouts"
 
 

@@ -1,0 +1,1 @@
+"""Shared low-level helpers of every stage: safe file writes, rasterising PDFs, card layout templates."""

@@ -1,0 +1,1 @@
+"""Dice: face sheets at actual size with numerals, braille and orientation marks."""
