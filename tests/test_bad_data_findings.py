@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from engine.load import load_game
 from pipeline.braille.geometry import PROFILES
 from pipeline.braille.layout import profile_for
-from pipeline.build.runner import BuildSettings
+from pipeline.build.settings import BuildSettings
 from pipeline.cli.app import app
 from pipeline.build.preflight import preflight
 from pipeline.render.deck_pdf import NoCardLayout, render_fronts

@@ -15,7 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import ROOT
-from pipeline.build.runner import BuildSettings, run_build
+from pipeline.build.runner import run_build
+from pipeline.build.settings import BuildSettings
 from pipeline.build.outputdir import LOCK_NAME
 from pipeline.cli.app import app
 

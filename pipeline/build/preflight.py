@@ -16,6 +16,7 @@ from engine.findings import Finding
 from engine.model import Deck
 from engine.registry import Selection, filter_findings
 from pipeline.common.files import staging_writes
+from pipeline.build.settings import BuildSettings
 from pipeline.build.stages import Job, stage_braille, stage_checks, stage_dice, stage_print
 
 
@@ -31,7 +32,7 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
     raises ValueError, a malformed layout template LayoutError.
     """
     from pipeline.archive.site import check_qr_links, write_archive
-    from pipeline.build.runner import BuildSettings
+    from pipeline.build.settings import BuildSettings
     from pipeline.render.deck_pdf import UnknownClassError
     from pipeline.render.tactile import clearance_findings
 
@@ -48,3 +49,15 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
         write_archive(deck, job.products["blocks"], None, archive)  # pages without face images: the links are what is checked
         findings += check_qr_links(deck, archive)
     return filter_findings(findings, selection, deck)
+
+
+def deck_findings(deck: Deck) -> list[Finding]:
+    """The engine's checks over the whole deck (composition needs every card), with the
+    braille stage's power encoder; located findings, unsorted."""
+    from engine.checks import run_checks
+    from engine.registry import CheckContext
+    from pipeline.braille.power import PowerEncoding
+    from pipeline.build.stages import import_stage_modules
+
+    import_stage_modules()  # every stage's codes registered, so a card's ignore: entries are known (DQ005)
+    return run_checks(deck, CheckContext(power_encoder=PowerEncoding(deck.game.power, deck.game.braille.grade)))

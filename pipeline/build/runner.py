@@ -22,7 +22,7 @@ import json
 import os
 import shutil
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -30,36 +30,8 @@ from engine.findings import Finding, Location, Severity, counts
 from pipeline.common.files import staging_writes, write_text
 from pipeline.build.manifest import MANIFEST, build_key, file_entries, game_id_of, is_current, versions
 from pipeline.build.outputdir import OutputLock, commit, probe_writable
+from pipeline.build.settings import BuildSettings
 from pipeline.build.stages import FAMILIES, FOLDERS, SEQUENTIAL, STAGES, Job, branches, import_stage_modules, stages_to_run
-
-PAPERS = ("letter", "a4", "tabloid", "12x18", "sra3")
-
-
-@dataclass(frozen=True)
-class BuildSettings:
-    """What the user chose. ``only`` limits the stages (None = all); ``papers`` are press-sheet sizes;
-    ``back_offset`` is the duplex backs' shift (dx, dy) with units, from the calibration sheet."""
-
-    out_dir: str = "output"
-    papers: tuple[str, ...] = ("letter", "12x18")
-    profile: str = "card-3x5"
-    spot: str = "Braille"
-    back_offset: tuple[str, str] = ("0mm", "0mm")
-    geometry: str | None = None
-    strict: bool = False
-    force: bool = False
-    only: tuple[str, ...] | None = None
-    rulebook: str | None = None
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    proof_dpi: int = 150
-
-    def key_dict(self) -> dict:
-        """The settings that change outputs (for the build key and the manifest)."""
-        data = asdict(self)
-        data.pop("out_dir")
-        return data
-
 
 @dataclass
 class GameOutcome:

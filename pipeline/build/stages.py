@@ -22,7 +22,7 @@ from engine.findings import Finding
 
 if TYPE_CHECKING:
     from engine.model import Deck
-    from pipeline.build.runner import BuildSettings
+    from pipeline.build.settings import BuildSettings
 
 #: The stage modules in build order (DESIGN.md §1).
 STAGE_MODULES: tuple[str, ...] = (

@@ -21,7 +21,8 @@ from engine.findings import Finding, sort_key
 from engine.load import DataError, load_game
 from engine.model import Card, Deck
 from pipeline.common.layout import TEMPLATES
-from pipeline.proofs.proof import PROOF_DPI, deck_findings, proof_cards, write_contact_sheet
+from pipeline.build.preflight import deck_findings
+from pipeline.proofs.proof import PROOF_DPI, proof_cards, write_contact_sheet
 
 #: File kinds whose change can alter a proof (card data, art, templates and layouts).
 WATCHED_SUFFIXES = (".yaml", ".yml", ".png", ".jpg", ".jpeg", ".j2", ".css")

@@ -250,7 +250,8 @@ def build(
     Example: [bold]deckpress build carddata/apprentice --paper letter --profile index-everest-d[/bold]
     """
     from engine.paths import find_games
-    from pipeline.build.runner import BuildSettings, run_build
+    from pipeline.build.runner import run_build
+    from pipeline.build.settings import BuildSettings
     from pipeline.build.outputdir import BuildBusy
     from pipeline.common.files import OutputError
     from pipeline.build.progress import BuildProgress

@@ -178,6 +178,7 @@ def proof_cmd(
     """
     out_dir = out_dir_or_exit(out_dir)
     from pipeline.common.files import OutputError
+    from pipeline.build.preflight import deck_findings
     from pipeline.proofs.proof import ProofError, proof_cards
     from pipeline.common.raster import RasterError
     from pipeline.render.deck_pdf import UnknownClassError, unknown_class_findings
@@ -188,7 +189,7 @@ def proof_cmd(
         finish_with_findings(deck, stop)
     folder = out_dir or Path("output") / deck.game.id / "proofs"
     try:
-        run = proof_cards(deck, card or None, folder, dpi)
+        run = proof_cards(deck, card or None, folder, dpi, checks=deck_findings(deck))
     except KeyError as exc:
         err.print(f"deckpress: {exc.args[0]}", markup=False)
         raise typer.Exit(2) from None

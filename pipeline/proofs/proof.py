@@ -253,25 +253,13 @@ class ProofRun:
     findings: tuple[Finding, ...]
 
 
-def deck_findings(deck: Deck) -> list[Finding]:
-    """The engine's checks over the whole deck (composition needs every card), with the
-    braille stage's power encoder; located findings, unsorted."""
-    from engine.checks import run_checks
-    from engine.registry import CheckContext
-    from pipeline.braille.power import PowerEncoding
-    from pipeline.build.stages import import_stage_modules
-
-    import_stage_modules()  # every stage's codes registered, so a card's ignore: entries are known (DQ005)
-    return run_checks(deck, CheckContext(power_encoder=PowerEncoding(deck.game.power, deck.game.braille.grade)))
-
-
 def proof_cards(deck: Deck, card_ids: Iterable[str] | None, out_dir: str | Path, dpi: float = PROOF_DPI,
-                checks: Iterable[Finding] | None = None, layout: CardLayout | None = None) -> ProofRun:
+                checks: Iterable[Finding] = (), layout: CardLayout | None = None) -> ProofRun:
     """Proof some cards of a deck (None: every card, plus the backs and the contact sheet).
 
     Only the asked cards are braille-laid-out, drawn and rasterised (one card takes a
     fraction of a second). ``checks`` are the deck-wide findings to keep for these cards
-    (default: :func:`deck_findings`). Returns the written paths and the findings of the
+    (default: every check over the deck, ``pipeline.build.preflight.deck_findings``). Returns the written paths and the findings of the
     asked cards (with the game's own findings when every card is proofed). Raises
     KeyError naming an unknown card id; LayoutError, RasterError or OutputError from the stages.
     """
@@ -296,7 +284,7 @@ def proof_cards(deck: Deck, card_ids: Iterable[str] | None, out_dir: str | Path,
             backs = render_backs(deck, Path(tmp) / "backs.pdf", layout)
             findings += backs.findings
             paths += list(write_back_proofs(deck, backs.path, out_dir, backs.pages, dpi).values())
-    findings += list(checks) if checks is not None else deck_findings(deck)
+    findings += list(checks)
     wanted = set(ids)
     kept = [f for f in findings if (f.location.card in wanted) or (everything and not f.location.card)]
     if everything:

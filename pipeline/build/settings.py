@@ -1,0 +1,31 @@
+"""What the user chose for a build (:class:`BuildSettings`): read by the runner and by every stage."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """What the user chose. ``only`` limits the stages (None = all); ``papers`` are press-sheet sizes;
+    ``back_offset`` is the duplex backs' shift (dx, dy) with units, from the calibration sheet."""
+
+    out_dir: str = "output"
+    papers: tuple[str, ...] = ("letter", "12x18")
+    profile: str = "card-3x5"
+    spot: str = "Braille"
+    back_offset: tuple[str, str] = ("0mm", "0mm")
+    geometry: str | None = None
+    strict: bool = False
+    force: bool = False
+    only: tuple[str, ...] | None = None
+    rulebook: str | None = None
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    proof_dpi: int = 150
+
+    def key_dict(self) -> dict:
+        """The settings that change outputs (for the build key and the manifest)."""
+        data = asdict(self)
+        data.pop("out_dir")
+        return data
