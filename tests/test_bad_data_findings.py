@@ -17,7 +17,8 @@ from pipeline.build.preflight import preflight
 from pipeline.render.deck_pdf import NoCardLayout, render_fronts
 from pipeline.render.formpages import CardPdfError
 from pipeline.render.tactile import merge_spot_plate, render_braille_layer
-from pipeline.build.stages import Job, stage_braille, stage_print
+from pipeline.build.job import Job
+from pipeline.build.stages import stage_braille, stage_print
 
 runner = CliRunner()
 
@@ -73,12 +74,12 @@ def test_stage_braille_reports_br005_and_lays_out_at_spec800(game_copy, tmp_path
     job = Job(load_game(folder), BuildSettings(), tmp_path)
     findings = stage_braille(job)
     assert [f.code for f in findings] == ["BR005"]
-    assert job.products["profile"] is PROFILES["spec800"]
-    assert {b.profile.name for b in job.products["blocks"].values()} == {"spec800"}
+    assert job.braille.profile is PROFILES["spec800"]
+    assert {b.profile.name for b in job.braille.blocks.values()} == {"spec800"}
     job = Job(load_game(folder), BuildSettings(geometry="california"), tmp_path)
     findings = stage_braille(job)  # --geometry wins: no BR005; at 8 cells a line long words are divided (BR003)
-    assert {f.code for f in findings} == {"BR003"} and job.products["profile"] is PROFILES["california"]
-    assert job.products["blocks"]["ember-apprentice"].cells_per_line == 8
+    assert {f.code for f in findings} == {"BR003"} and job.braille.profile is PROFILES["california"]
+    assert job.braille.blocks["ember-apprentice"].cells_per_line == 8
 
 
 @pytest.mark.parametrize("command", ["check", "emboss", "uv"])
@@ -108,7 +109,7 @@ def test_a_card_size_without_a_layout_is_pr007_at_the_card_field(game_copy, tmp_
     # the print stage reports it and draws nothing
     job = Job(deck, BuildSettings(), tmp_path / "staging")
     assert stage_print(job) == [f]
-    assert "fronts" not in job.products and not (tmp_path / "staging" / "print" / "mini-fronts.pdf").exists()
+    assert job.printed is None and not (tmp_path / "staging" / "print" / "mini-fronts.pdf").exists()
     assert [x.code for x in preflight(deck) if x.severity.value == "error"] == ["PR007"]
 
 

@@ -187,6 +187,26 @@ def test_stages_after_print_run_as_parallel_chains():
     assert branches(stages_to_run(("impose",))) == [["tactile", "impose"]]
 
 
+def test_a_stage_run_before_the_stage_it_reads_names_both(tmp_path, mini_dir):
+    from engine.load import load_game
+    from pipeline.build.job import Job, StageOrderError
+    from pipeline.build.stages import stage_braille, stage_dice, stage_impose, stage_print, stage_tactile
+
+    job = Job(load_game(mini_dir), BuildSettings(), tmp_path)
+    with pytest.raises(StageOrderError, match=r"^stage 'dice' needs the products of 'braille', which has not run$"):
+        stage_dice(job)
+    stage_braille(job)
+    with pytest.raises(StageOrderError) as caught:
+        stage_tactile(job)
+    assert str(caught.value) == "stage 'tactile' needs the products of 'print', which has not run"
+    assert (caught.value.stage, caught.value.needed) == ("tactile", "print")
+    assert not (tmp_path / "uv").exists()  # it failed before writing anything
+    stage_print(job)
+    with pytest.raises(StageOrderError, match=r"^stage 'impose' needs the products of 'tactile', which has not run$"):
+        stage_impose(job)
+    assert not (tmp_path / "sheets").exists()
+
+
 def test_only_remakes_its_stage_and_keeps_the_rest(tmp_path):
     game = str(ROOT / "tests/fixtures/games/mini")
     (full,) = run_build([game], BuildSettings(out_dir=str(tmp_path), papers=("letter",)))

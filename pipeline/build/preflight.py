@@ -17,7 +17,8 @@ from engine.model import Deck
 from engine.registry import Selection, filter_findings
 from pipeline.common.files import staging_writes
 from pipeline.build.settings import BuildSettings
-from pipeline.build.stages import Job, stage_braille, stage_checks, stage_dice, stage_print
+from pipeline.build.job import Job
+from pipeline.build.stages import stage_braille, stage_checks, stage_dice, stage_print
 
 
 def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = Selection(), geometry: str | None = None) -> list[Finding]:
@@ -32,7 +33,6 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
     raises ValueError, a malformed layout template LayoutError.
     """
     from pipeline.archive.site import check_qr_links, write_archive
-    from pipeline.build.settings import BuildSettings
     from pipeline.render.deck_pdf import UnknownClassError
     from pipeline.render.tactile import clearance_findings
 
@@ -44,9 +44,10 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
             findings += stage_print(job)
         except UnknownClassError:
             pass  # the checks' CP008 finding names the card and its line
-        findings += clearance_findings(job.products["blocks"], deck=deck)
+        blocks = job.braille_for("check").blocks
+        findings += clearance_findings(blocks, deck=deck)
         archive = job.folder("archive")
-        write_archive(deck, job.products["blocks"], None, archive)  # pages without face images: the links are what is checked
+        write_archive(deck, blocks, None, archive)  # pages without face images: the links are what is checked
         findings += check_qr_links(deck, archive)
     return filter_findings(findings, selection, deck)
 

@@ -202,7 +202,7 @@ def _run_stages(job: Job, game_id: str, report: Callable[[str, str], None]) -> l
             job.findings += filter_findings(dict(STAGES)[name](job), keep, deck)
         except UnknownClassError:
             drawable = False  # the checks' CP008 finding names the card; nothing can be drawn for it
-    if "print" in names and "fronts" not in job.products:
+    if "print" in names and job.printed is None:
         drawable = False  # the print stage found no layout for the card size (PR007): nothing to build on
     if not drawable or (_has_errors(job.findings, settings.strict) and not settings.force):
         return None

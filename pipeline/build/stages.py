@@ -1,8 +1,11 @@
 """The build's stages, in order: the table of contents of ``deckpress build``.
 
-Each stage is a function of a :class:`Job` (the deck, the settings, the staging folder
-and the products of earlier stages) that writes its files into the staging folder and
-returns its findings. :data:`STAGES` lists them once, top to bottom; :data:`NEEDS`
+Each stage is a function of a :class:`~pipeline.build.job.Job` (the deck, the settings,
+the staging folder and the typed products of earlier stages) that writes its files into
+the staging folder and returns its findings. A stage reads earlier products through the
+job's accessors (``job.print_for("tactile")`` raises
+:class:`~pipeline.build.job.StageOrderError` when print has not run) and sets its own
+product on the job. :data:`STAGES` lists the stages once, top to bottom; :data:`NEEDS`
 says what ``--only`` must run first; the runner (:mod:`pipeline.build.runner`) runs
 :data:`SEQUENTIAL` in order and every later stage in parallel chains.
 
@@ -14,15 +17,11 @@ every stage's finding codes in the registry, for ``deckpress rules``).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import Callable
 
 from engine.findings import Finding
-
-if TYPE_CHECKING:
-    from engine.model import Deck
-    from pipeline.build.settings import BuildSettings
+from pipeline.build.job import BrailleProduct, Job, PrintProduct, TactileProduct
 
 #: The stage modules in build order (DESIGN.md §1).
 STAGE_MODULES: tuple[str, ...] = (
@@ -45,34 +44,6 @@ def import_stage_modules() -> None:
         importlib.import_module(name)
 
 
-@dataclass
-class Job:
-    """One game's build in progress: the deck, the settings, the staging folder and stage products."""
-
-    deck: Deck
-    settings: BuildSettings
-    staging: Path
-    findings: list[Finding] = field(default_factory=list)
-    products: dict = field(default_factory=dict)
-
-    def path(self, *parts: str) -> Path:
-        """A file path inside the staging folder (its folder created)."""
-        p = self.staging.joinpath(*parts)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        return p
-
-    def folder(self, *parts: str) -> Path:
-        """A folder inside the staging folder (created)."""
-        p = self.staging.joinpath(*parts)
-        p.mkdir(parents=True, exist_ok=True)
-        return p
-
-    @property
-    def game_id(self) -> str:
-        return self.deck.game.id
-
-
-
 def stage_checks(job: Job) -> list[Finding]:
     """Engine checks (composition, keywords, power, data quality, rulebook text)."""
     from engine.checks import run_checks
@@ -93,13 +64,14 @@ def stage_braille(job: Job) -> list[Finding]:
     """Lay out every card's braille block (the cells all braille outputs are drawn from).
 
     The profile comes from :func:`profile_for` (``--geometry``, else the game's; BR005
-    for an unknown game profile) and is kept as ``products["profile"]`` for later stages.
+    for an unknown game profile). Writes :class:`BrailleProduct` (the blocks and that profile)
+    on ``job.braille`` for later stages.
     """
     from pipeline.braille.layout import layout_deck, profile_for
 
     profile, findings = profile_for(job.deck.game, job.settings.geometry)
     blocks, layout_findings = layout_deck(job.deck, profile=profile)
-    job.products["blocks"], job.products["profile"] = blocks, profile
+    job.braille = BrailleProduct(blocks, profile)
     return findings + list(layout_findings)
 
 
@@ -107,7 +79,7 @@ def stage_dice(job: Job) -> list[Finding]:
     """One die face sheet PDF per die: faces at actual size, numerals, braille dots, key."""
     from pipeline.dice.sheet import render_dice
 
-    sheets = render_dice(job.deck, job.folder("dice"), job.products["profile"])
+    sheets = render_dice(job.deck, job.folder("dice"), job.braille_for("dice").profile)
     return [f for sheet in sheets for f in sheet.findings]
 
 
@@ -115,7 +87,8 @@ def stage_print(job: Job) -> list[Finding]:
     """The print PDFs: one front per unique card, one back per class (PDF/X-1a, CMYK, 3×5 in + bleed).
 
     A game whose card size has no layout gets the PR007 finding and nothing is drawn
-    (no ``fronts``/``backs`` products: the error stops the build before later stages).
+    (``job.printed`` stays None: the error stops the build before later stages). Otherwise
+    writes :class:`PrintProduct` (the fronts and backs) on ``job.printed``.
     """
     from pipeline.render.deck_pdf import NoCardLayout, render_backs, render_fronts
 
@@ -125,7 +98,7 @@ def stage_print(job: Job) -> list[Finding]:
     except NoCardLayout as exc:
         return [exc.finding]
     backs = render_backs(job.deck, job.path("print", f"{gid}-backs.pdf"))
-    job.products["fronts"], job.products["backs"] = fronts, backs
+    job.printed = PrintProduct(fronts, backs)
     return list(fronts.findings) + list(backs.findings)
 
 
@@ -136,7 +109,7 @@ def stage_qr(job: Job) -> list[Finding]:
 
     layout = load_layout()
     box = layout.qr.to_pdf(layout.trim.height, layout.bleed)
-    fronts = job.products["fronts"]
+    fronts = job.print_for("qr").fronts
     cards = {c.id: c for c in job.deck.cards}
     urls = [(card_id, job.deck.game.archive.url_for(cards[card_id])) for card_id in fronts.pages]
     return verify_qr(fronts.path, urls, box)
@@ -146,11 +119,11 @@ def stage_tactile(job: Job) -> list[Finding]:
     """The UV braille layer (spot colour, overprint), its dot map, and the fronts with the layer merged as a spot plate."""
     from pipeline.render.tactile import clearance_findings, merge_spot_plate, render_braille_layer, write_dot_map
 
-    gid, blocks, fronts = job.game_id, job.products["blocks"], job.products["fronts"]
+    gid, blocks, fronts = job.game_id, job.braille_for("tactile").blocks, job.print_for("tactile").fronts
     layer = render_braille_layer(blocks, list(fronts.pages), job.path("uv", f"{gid}-braille.pdf"), spot_name=job.settings.spot)
     write_dot_map(blocks, job.path("uv", f"{gid}-dots.json"), spot_name=job.settings.spot)
     merge_spot_plate(fronts.path, layer, job.path("uv", f"{gid}-fronts+braille.pdf"))
-    job.products["braille_layer"] = layer
+    job.tactile = TactileProduct(layer)
     return clearance_findings(blocks, deck=job.deck)
 
 
@@ -161,10 +134,11 @@ def stage_impose(job: Job) -> list[Finding]:
     from pipeline.render.impose import deck_copies, impose
     from pipeline.render.sheets import get_sheet
 
-    fronts, backs = job.products["fronts"], job.products["backs"]
+    printed, layer = job.print_for("impose"), job.tactile_for("impose").layer
+    fronts, backs = printed.fronts, printed.backs
     copies = deck_copies(job.deck, fronts.pages, backs.pages)
     # Read each card PDF once for every paper size.
-    sources = (CardPages(fronts.path, "front"), CardPages(backs.path, "back"), CardPages(job.products["braille_layer"], "braille"))
+    sources = (CardPages(fronts.path, "front"), CardPages(backs.path, "back"), CardPages(layer, "braille"))
     dx, dy = (parse_length(v) for v in job.settings.back_offset)
     findings: list[Finding] = []
     for name in job.settings.papers:
@@ -179,7 +153,7 @@ def stage_emboss(job: Job) -> list[Finding]:
     """BRF and PEF embosser files (card per page for card stock, several cards per sheet to cut)."""
     from pipeline.emboss.write import emboss_outputs, jobs_for
 
-    result = emboss_outputs(job.deck, job.products["blocks"], job.folder("emboss"), jobs=jobs_for(job.settings.profile))
+    result = emboss_outputs(job.deck, job.braille_for("emboss").blocks, job.folder("emboss"), jobs=jobs_for(job.settings.profile))
     return list(result.findings)
 
 
@@ -187,9 +161,9 @@ def stage_archive(job: Job) -> list[Finding]:
     """The static card archive the QR codes open, then a check that every QR URL has its page."""
     from pipeline.archive.site import check_qr_links, write_archive
 
-    fronts = job.products["fronts"]
+    fronts = job.print_for("archive").fronts
     folder = job.folder("archive")
-    write_archive(job.deck, job.products["blocks"], fronts.path, folder, page_ids=fronts.pages)
+    write_archive(job.deck, job.braille_for("archive").blocks, fronts.path, folder, page_ids=fronts.pages)
     return check_qr_links(job.deck, folder)
 
 
@@ -197,8 +171,9 @@ def stage_proof(job: Job) -> list[Finding]:
     """PNG proofs of every front and back with the braille overlay and stamps, and the contact sheet."""
     from pipeline.proofs.proof import write_proofs
 
-    fronts, backs = job.products["fronts"], job.products["backs"]
-    write_proofs(job.deck, job.products["blocks"], fronts.path, backs.path, job.folder("proofs"), job.findings,
+    printed = job.print_for("proof")
+    fronts, backs = printed.fronts, printed.backs
+    write_proofs(job.deck, job.braille_for("proof").blocks, fronts.path, backs.path, job.folder("proofs"), job.findings,
                  dpi=job.settings.proof_dpi, front_ids=fronts.pages, back_ids=backs.pages)
     return []
 

@@ -1,0 +1,119 @@
+"""One game's build in progress (:class:`Job`) and the typed products its stages hand on.
+
+A stage reads the products of earlier stages through the job's accessors
+(:meth:`Job.braille_for`, :meth:`Job.print_for`, :meth:`Job.tactile_for`), naming
+itself, and writes its own product into the job's field of that name. A stage run
+before the stage whose product it needs raises :class:`StageOrderError`, which names
+both stages.
+
+The products are frozen dataclasses: a later stage cannot change what an earlier one
+made. The job travels to the forked workers of the parallel chains by pickling, its
+products with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
+from engine.findings import Finding
+
+if TYPE_CHECKING:
+    from engine.model import Deck
+    from pipeline.braille.geometry import GeometryProfile
+    from pipeline.braille.layout import BrailleBlock
+    from pipeline.build.settings import BuildSettings
+    from pipeline.render.deck_pdf import PrintResult
+
+
+class StageOrderError(RuntimeError):
+    """A stage ran before the stage whose products it reads.
+
+    ``stage`` is the stage that asked, ``needed`` the stage that has not run; the message
+    reads ``stage 'tactile' needs the products of 'print', which has not run``.
+    """
+
+    def __init__(self, stage: str, needed: str):
+        super().__init__(f"stage {stage!r} needs the products of {needed!r}, which has not run")
+        self.stage, self.needed = stage, needed
+
+
+@dataclass(frozen=True)
+class BrailleProduct:
+    """What the braille stage makes: every card's laid-out braille block, by card id, and
+    the dot geometry profile they were laid out at (``--geometry``, else the game's)."""
+
+    blocks: dict[str, BrailleBlock]
+    profile: GeometryProfile
+
+
+@dataclass(frozen=True)
+class PrintProduct:
+    """What the print stage makes: the fronts PDF (a page per unique card) and the backs
+    PDF (a page per class), each with its page ids and drawing findings."""
+
+    fronts: PrintResult
+    backs: PrintResult
+
+
+@dataclass(frozen=True)
+class TactileProduct:
+    """What the tactile stage makes: the path of the UV braille layer PDF (a page per
+    front, in the fronts' page order), which imposition places like the fronts."""
+
+    layer: Path
+
+
+_Product = TypeVar("_Product")
+
+
+def _made(product: _Product | None, stage: str, maker: str) -> _Product:
+    """``product`` when ``maker`` has made it, else StageOrderError for ``stage``."""
+    if product is None:
+        raise StageOrderError(stage, maker)
+    return product
+
+
+@dataclass
+class Job:
+    """One game's build in progress: the deck, the settings, the staging folder, the
+    findings so far, and the products of the stages that have run (None until then)."""
+
+    deck: Deck
+    settings: BuildSettings
+    staging: Path
+    findings: list[Finding] = field(default_factory=list)
+    braille: BrailleProduct | None = None
+    printed: PrintProduct | None = None
+    tactile: TactileProduct | None = None
+
+    def braille_for(self, stage: str) -> BrailleProduct:
+        """The braille stage's product, read by ``stage``; StageOrderError if braille has not run."""
+        return _made(self.braille, stage, "braille")
+
+    def print_for(self, stage: str) -> PrintProduct:
+        """The print stage's product, read by ``stage``; StageOrderError if print has not run
+        (or drew nothing: a card size without a layout, PR007)."""
+        return _made(self.printed, stage, "print")
+
+    def tactile_for(self, stage: str) -> TactileProduct:
+        """The tactile stage's product, read by ``stage``; StageOrderError if tactile has not run."""
+        return _made(self.tactile, stage, "tactile")
+
+    def path(self, *parts: str) -> Path:
+        """A file path inside the staging folder (its folder created)."""
+        p = self.staging.joinpath(*parts)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        return p
+
+    def folder(self, *parts: str) -> Path:
+        """A folder inside the staging folder (created)."""
+        p = self.staging.joinpath(*parts)
+        p.mkdir(parents=True, exist_ok=True)
+        return p
+
+    @property
+    def game_id(self) -> str:
+        """The game's id (``game.yaml`` ``id``), which names its output folder and files."""
+        return self.deck.game.id
