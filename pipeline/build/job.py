@@ -35,8 +35,11 @@ class StageOrderError(RuntimeError):
     """
 
     def __init__(self, stage: str, needed: str):
-        super().__init__(f"stage {stage!r} needs the products of {needed!r}, which has not run")
+        super().__init__(stage, needed)  # both in args, so the error pickles back from a chain's worker
         self.stage, self.needed = stage, needed
+
+    def __str__(self) -> str:
+        return f"stage {self.stage!r} needs the products of {self.needed!r}, which has not run"
 
 
 @dataclass(frozen=True)
