@@ -21,7 +21,6 @@ Output folder layout: ``fronts/<card id>.png``, ``backs/<class id>.png``,
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
@@ -33,7 +32,7 @@ from engine.model import Card, Deck, Provenance
 from pipeline.archive.site import environment
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import Box, CardLayout, load_layout
-from pipeline.common.raster import PageRaster, render_pages
+from pipeline.common.raster import PageRaster, png_bytes, render_pages
 from pipeline.render.card import Sheet, art_box, prints_placeholder_art
 from pipeline.render.style import design_for
 
@@ -141,20 +140,6 @@ def proof_front(raster: PageRaster, deck: Deck, card: Card, block: BrailleBlock 
     return image
 
 
-def _png(image: Image.Image) -> bytes:
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=3)
-    return buf.getvalue()
-
-
-@dataclass(frozen=True)
-class ProofSet:
-    """Written proofs: front PNG per card id, back PNG per class id (relative to the proof folder)."""
-
-    fronts: dict[str, str]
-    backs: dict[str, str]
-
-
 def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path, out_dir: str | Path,
                        page_ids: Sequence[str] | None = None, dpi: float = PROOF_DPI, only: Iterable[str] | None = None,
                        layout: CardLayout | None = None) -> dict[str, Path]:
@@ -174,7 +159,7 @@ def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: 
         if card_id not in wanted or card_id not in cards:
             continue
         image = proof_front(raster, deck, cards[card_id], blocks.get(card_id), layout)
-        written[card_id] = write_bytes(out_dir / "fronts" / f"{card_id}.png", _png(image))
+        written[card_id] = write_bytes(out_dir / "fronts" / f"{card_id}.png", png_bytes(image))
     missing = sorted(wanted - set(written))
     if missing:
         raise ProofError(f"{fronts_pdf} has no page for card(s) {', '.join(missing[:5])}")
@@ -186,7 +171,7 @@ def write_back_proofs(deck: Deck, backs_pdf: str | Path, out_dir: str | Path, pa
     """Write ``backs/<class id>.png`` for every page of ``backs_pdf`` (page i = class ``page_ids[i]``,
     default the game's class order); returns paths by class id."""
     ids = list(page_ids) if page_ids is not None else [c.id for c in deck.game.classes]
-    return {cid: write_bytes(Path(out_dir) / "backs" / f"{cid}.png", _png(r.image))
+    return {cid: write_bytes(Path(out_dir) / "backs" / f"{cid}.png", png_bytes(r.image))
             for cid, r in zip(ids, render_pages(backs_pdf, dpi=dpi))}
 
 
