@@ -21,10 +21,16 @@ import platform
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
+from engine.findings import counts, sort_key
 from engine.paths import SLUG
+from pipeline.common.files import write_text
+
+if TYPE_CHECKING:
+    from pipeline.build.job import Job
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = (ROOT / "engine", ROOT / "pipeline", ROOT / "templates")
@@ -155,4 +161,31 @@ def is_current(folder: Path, key: str) -> dict | None:
                 return None
         except OSError:
             return None
+    return manifest
+
+
+def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
+    """Write ``manifest.json`` into the job's staging folder and return it.
+
+    ``deck_counts`` holds ``cards`` (unique cards), ``copies`` (printed cards) and
+    ``provisional`` (provisional cards); ``key`` is the :func:`build_key`. The files listed
+    are those in the staging folder now, so every stage must have run.
+    """
+    findings = sorted(job.findings, key=sort_key)
+    manifest = {
+        "game": job.game_id,
+        "title": job.deck.game.title,
+        "build_key": key,
+        "forced": job.settings.force,
+        "unique_cards": deck_counts["cards"],
+        "printed_cards": deck_counts["copies"],
+        "provisional_cards": deck_counts["provisional"],
+        "cards_per_class": {c.id: job.deck.copies_of(c.id) for c in job.deck.game.classes},
+        "settings": job.settings.key_dict(),
+        "versions": versions(),
+        "findings_summary": counts(findings),
+        "findings": [f.to_dict() for f in findings],
+        "files": file_entries(job.staging),
+    }
+    write_text(job.staging / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return manifest

@@ -1,0 +1,42 @@
+"""A partial build (``build --only``): what the stages not run keep from the previous build.
+
+The stages not run keep their files (hard-linked into the staging folder, so the swap
+replaces only what this build makes) and their findings (read back from the previous
+manifest), so the new manifest and report describe the whole output folder.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from engine.findings import Finding
+from pipeline.build.manifest import MANIFEST, read_manifest
+from pipeline.build.report import finding_from_dict
+from pipeline.build.stages import FAMILIES, FOLDERS
+
+
+def findings_of_other_stages(final: Path, running: list[str]) -> list[Finding]:
+    """The previous build's findings (in ``final``) of the stages not in ``running``, whose files are kept."""
+    previous = read_manifest(final) or {}
+    kept = tuple(fam for stage, fams in FAMILIES.items() if stage not in running for fam in fams)
+    return [finding_from_dict(d) for d in previous.get("findings", []) if d["code"].startswith(kept)] if kept else []
+
+
+def keep_other_outputs(final: Path, staging: Path, running: list[str]) -> None:
+    """Hard-link (else copy) the previous output in ``final`` of the stages not in ``running``
+    into the staging folder; the manifest is not kept (the build writes a new one)."""
+    if not final.is_dir():
+        return
+    remade = {FOLDERS[name] for name in running if name in FOLDERS}
+    for src in final.rglob("*"):
+        rel = src.relative_to(final)
+        if not src.is_file() or rel.parts[0] in remade or rel.name == MANIFEST:
+            continue
+        dest = staging / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(src, dest)
+        except OSError:
+            shutil.copy2(src, dest)

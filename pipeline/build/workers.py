@@ -1,0 +1,112 @@
+"""The build's worker processes: games in parallel, and a game's stage chains in parallel.
+
+Both pools fork (the parent has imported every stage module once, so workers share them
+instead of each paying ~0.5 s to import pypdf, pikepdf, jinja2 …), and every worker asks
+Linux to kill it when its parent dies. liblouis is not shared across threads: every chain
+and every game is a process of its own.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable
+
+from engine.findings import Finding
+from pipeline.build.stages import STAGES
+
+if TYPE_CHECKING:
+    from pipeline.build.job import Job
+    from pipeline.build.report import GameOutcome
+    from pipeline.build.settings import BuildSettings
+
+#: The progress callback: ``progress(game_id, stage)``.
+Progress = Callable[[str, str], None]
+#: Builds one game: ``build(game_dir, settings, progress)`` (:func:`pipeline.build.runner.build_game`).
+BuildOne = Callable[[str, "BuildSettings", "Progress | None"], "GameOutcome"]
+
+
+def die_with_parent() -> None:
+    """Pool initializer: ask Linux to SIGKILL this worker when its parent dies (prctl
+    PR_SET_PDEATHSIG), so a killed build leaves no orphan still writing; a no-op elsewhere."""
+    import ctypes
+    import signal
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux (no prctl): workers then end when their task queue closes
+
+
+def _run_chain(job: Job, chain: list[str]) -> list[Finding]:
+    stages = dict(STAGES)
+    return [f for name in chain for f in stages[name](job)]
+
+
+def run_chains(job: Job, chains: list[list[str]]) -> list[Finding]:
+    """Run the stage chains (:func:`pipeline.build.stages.branches`), in parallel forked
+    processes when there are several and more than one core.
+
+    Each chain gets its own copy of ``job`` (pickled, the products of the preflight stages
+    with it), writes its own files into the staging folder and returns its findings; an
+    exception in a chain is raised here.
+    """
+    workers = min(len(chains), os.cpu_count() or 1)
+    if workers <= 1:
+        return [f for chain in chains for f in _run_chain(job, chain)]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=die_with_parent) as pool:
+        futures = [pool.submit(_run_chain, job, chain) for chain in chains]
+        return [f for future in futures for f in future.result()]
+
+
+def build_in_parallel(build: BuildOne, game_dirs: list[str], settings: BuildSettings, progress: Progress | None,
+                      workers: int) -> list[GameOutcome]:
+    """``build`` each game in ``workers`` forked processes; the outcomes in ``game_dirs`` order.
+
+    Progress events travel from the workers through a queue to ``progress``, in this process.
+    """
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.SimpleQueue()
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init, initargs=(queue,)) as pool:
+        # Largest game first (longest-processing-time order): the last worker to finish
+        # then holds a small game, not the biggest, and the cores idle less at the end.
+        futures = {d: pool.submit(_worker_build, build, d, settings) for d in sorted(game_dirs, key=_data_size, reverse=True)}
+        while not all(f.done() for f in futures.values()):
+            _drain(queue, progress)
+            time.sleep(0.01)
+        _drain(queue, progress)
+        return [futures[d].result() for d in game_dirs]
+
+
+def _data_size(game_dir: str) -> int:
+    """Bytes of a game's data files (its base game's included): a cheap proxy for its build time."""
+    from pipeline.build.manifest import game_sources
+
+    return sum(p.stat().st_size for p in game_sources(Path(game_dir)))
+
+
+# Each game worker's progress channel. A multiprocessing queue can only reach a worker by
+# inheritance (it cannot be pickled into a task), so the pool's initializer sets it once
+# per worker process; the parent never sets it.
+_QUEUE = None
+
+
+def _worker_init(queue) -> None:
+    global _QUEUE
+    _QUEUE = queue
+    die_with_parent()
+
+
+def _worker_build(build: BuildOne, game_dir: str, settings: BuildSettings) -> GameOutcome:
+    return build(game_dir, settings, lambda game, stage: _QUEUE.put((game, stage)))
+
+
+def _drain(queue, progress: Progress | None) -> None:
+    """Hand the workers' progress events waiting in ``queue`` to the progress callback."""
+    while not queue.empty():
+        game, stage = queue.get()
+        if progress:
+            progress(game, stage)
