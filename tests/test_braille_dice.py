@@ -164,7 +164,7 @@ def test_sheet_is_deterministic_and_atomic(tmp_path):
     a = render_die_sheet(die("d4"), tmp_path / "a.pdf", SPEC800).path.read_bytes()
     b = render_die_sheet(die("d4"), tmp_path / "b.pdf", SPEC800).path.read_bytes()
     assert a == b
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdf", "b.pdf"]  # no .part left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".deckpress-files", "a.pdf", "b.pdf"]  # no .part left behind; the ledger names both
 
 
 def test_render_dice_writes_one_sheet_per_die(mini_dir, tmp_path):

@@ -169,13 +169,22 @@ def test_killed_build_leaves_previous_output_intact(tmp_path):
 def test_recover_restores_a_build_caught_mid_swap(tmp_path):
     from pipeline.build.outputdir import OutputLock
 
+    manifest = '{"game": "mini", "build_key": "k", "files": []}'
     (tmp_path / ".old-mini-123").mkdir()
-    (tmp_path / ".old-mini-123" / "manifest.json").write_text("{}")
+    (tmp_path / ".old-mini-123" / "manifest.json").write_text(manifest)
     (tmp_path / ".staging-mini-456").mkdir()
+    (tmp_path / ".staging-mini-456" / ".deckpress-staging").write_bytes(b"")
+    # Controls: folders of those names that deckpress did not make are left alone.
+    (tmp_path / ".old-notes-1").mkdir()
+    (tmp_path / ".old-notes-1" / "notes.txt").write_text("keep me")
+    (tmp_path / ".staging-mine-2").mkdir()
+    (tmp_path / ".staging-mine-2" / "draft.txt").write_text("keep me too")
     with OutputLock(tmp_path):
         pass  # taking the lock is what recovers
-    assert (tmp_path / "mini" / "manifest.json").read_text() == "{}"
+    assert (tmp_path / "mini" / "manifest.json").read_text() == manifest
     assert not (tmp_path / ".staging-mini-456").exists()
+    assert (tmp_path / ".old-notes-1" / "notes.txt").read_text() == "keep me"
+    assert (tmp_path / ".staging-mine-2" / "draft.txt").read_text() == "keep me too"
 
 
 def test_stages_after_print_run_as_parallel_chains():
@@ -250,7 +259,7 @@ def test_a_game_id_that_is_no_slug_never_names_an_output_folder(tmp_path, game_c
     result = runner.invoke(app, ["build", str(game), "--out", str(tmp_path / "out"), "--quiet"])
     assert result.exit_code == 1 and "expected a lowercase slug" in result.output
     assert (tmp_path / "victim" / "notes.txt").read_text() == "keep me"
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".deckpress.lock", "report.json"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".deckpress-files", ".deckpress.lock", "report.json"]
 
 
 def test_build_reports_every_preflight_error_at_once(tmp_path, game_copy):

@@ -14,7 +14,7 @@ runner = CliRunner()
 def test_emboss_card_layout_writes_brf_sidecar_and_pef(mini_dir, tmp_path):
     result = runner.invoke(app, ["emboss", str(mini_dir), "--profile", "card-3x5", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["mini-card-3x5-card.brf", "mini-card-3x5-card.brf.json", "mini-card-3x5-card.pef"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".deckpress-files", "mini-card-3x5-card.brf", "mini-card-3x5-card.brf.json", "mini-card-3x5-card.pef"]
     assert len(read_brf((tmp_path / "mini-card-3x5-card.brf").read_bytes())) == 4
     assert validate_pef(tmp_path / "mini-card-3x5-card.pef") == []
     assert "0 error(s)" in result.output
@@ -24,7 +24,7 @@ def test_emboss_sheet_brf_only(mini_dir, tmp_path):
     args = ["emboss", str(mini_dir), "--profile", "index-everest-d", "--layout", "sheet", "--format", "brf", "--out", str(tmp_path)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["mini-index-everest-d-sheet.brf", "mini-index-everest-d-sheet.brf.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".deckpress-files", "mini-index-everest-d-sheet.brf", "mini-index-everest-d-sheet.brf.json"]
 
 
 def test_everest_cannot_take_loose_cards_exit_2(mini_dir, tmp_path):

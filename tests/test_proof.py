@@ -148,7 +148,7 @@ def test_placeholder_stamp_follows_the_print_rule(game_copy):
 
 def test_back_proofs_one_per_class(built):
     backs = sorted(p.name for p in (built["dir"] / "backs").iterdir())
-    assert backs == ["ember.png", "forest.png"]
+    assert backs == [".deckpress-files", "ember.png", "forest.png"]
     with Image.open(built["dir"] / "backs" / "ember.png") as im:
         assert im.size == (488, 788)
 

@@ -24,7 +24,7 @@ def test_render_exits_1_on_text_that_does_not_fit(game_copy, tmp_path):
     folder = game_copy("mini")
     cards = folder / "cards.yaml"
     cards.write_text(cards.read_text().replace("name: Fireball", "name: " + "Fireball " * 12, 1))
-    result = runner.invoke(app, ["render", str(folder), "--out", str(tmp_path)])
+    result = runner.invoke(app, ["render", str(folder), "--out", str(tmp_path / "out")])  # not beside the card data
     assert result.exit_code == 1
     assert "PR001 text-does-not-fit: [fireball]" in result.output
 

@@ -24,8 +24,8 @@ def test_rebuild_proofs_only_the_changed_card(game_copy, tmp_path):
     out = tmp_path / "proofs"
     state, first = rebuild(game, out)
     assert first.rebuilt == ("ember-apprentice", "ember-ranger", "forest-apprentice", "fireball")
-    assert sorted(p.name for p in (out / "fronts").iterdir()) == ["ember-apprentice.png", "ember-ranger.png", "fireball.png", "forest-apprentice.png"]
-    assert (out / "contact-sheet.html").is_file() and sorted(p.name for p in (out / "backs").iterdir()) == ["ember.png", "forest.png"]
+    assert sorted(p.name for p in (out / "fronts").iterdir()) == [".deckpress-files", "ember-apprentice.png", "ember-ranger.png", "fireball.png", "forest-apprentice.png"]
+    assert (out / "contact-sheet.html").is_file() and sorted(p.name for p in (out / "backs").iterdir()) == [".deckpress-files", "ember.png", "forest.png"]
     before = {p.name: p.stat().st_mtime_ns for p in (out / "fronts").iterdir()}
 
     state, idle = rebuild(game, out, state)
@@ -120,7 +120,7 @@ def test_proof_command_one_card(mini_dir, tmp_path):
     result = CliRunner().invoke(app, ["proof", str(mini_dir), "--card", "fireball", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "fronts/fireball.png" in result.output
-    assert [p.name for p in (tmp_path / "fronts").iterdir()] == ["fireball.png"]
+    assert sorted(p.name for p in (tmp_path / "fronts").iterdir()) == [".deckpress-files", "fireball.png"]
     result = CliRunner().invoke(app, ["proof", str(mini_dir), "--card", "nope", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "no card 'nope'" in result.output
 

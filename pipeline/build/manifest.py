@@ -27,7 +27,8 @@ import yaml
 
 from engine.findings import counts, sort_key
 from engine.paths import SLUG
-from pipeline.common.files import write_text
+from pipeline.common.files import staging_writes, write_text
+from pipeline.common.ownership import STAGING_MARK
 
 if TYPE_CHECKING:
     from pipeline.build.job import Job
@@ -135,7 +136,7 @@ def file_entries(folder: Path) -> list[dict]:
     return [
         {"path": p.relative_to(folder).as_posix(), "bytes": p.stat().st_size, "sha256": sha256_file(p)}
         for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.name != MANIFEST
+        if p.is_file() and p.name != MANIFEST and p.relative_to(folder).as_posix() != STAGING_MARK
     ]
 
 
@@ -187,5 +188,6 @@ def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
         "findings": [f.to_dict() for f in findings],
         "files": file_entries(job.staging),
     }
-    write_text(job.staging / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+    with staging_writes():  # the manifest belongs to the staging folder like every stage's file
+        write_text(job.staging / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
     return manifest

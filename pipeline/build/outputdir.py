@@ -2,7 +2,10 @@
 
 - :class:`OutputLock` keeps two builds out of one output folder at once;
 - :func:`commit` swaps a finished staging folder in for ``<out>/<game>`` with two renames;
-- :func:`recover` cleans up after a killed build (under the lock).
+- :func:`recover` cleans up after a killed build (under the lock);
+- :func:`check_targets` refuses, before anything is built, an output folder that holds
+  card data and a game folder that holds files deckpress did not write
+  (:mod:`pipeline.common.ownership`); :func:`commit` checks the game folder again.
 """
 
 from __future__ import annotations
@@ -10,9 +13,11 @@ from __future__ import annotations
 import fcntl
 import os
 import shutil
+import tempfile
 from pathlib import Path
 
 from pipeline.common.files import OutputError
+from pipeline.common.ownership import STAGING_MARK, read_build_manifest, refuse_card_data, refuse_foreign
 
 LOCK_NAME = ".deckpress.lock"
 
@@ -21,13 +26,40 @@ class BuildBusy(RuntimeError):
     """Another build holds the output folder's lock."""
 
 
+def check_targets(out_dir: Path, game_ids: list[str]) -> None:
+    """Refuse (ForeignOutput) an output folder that holds card data or lies in a game folder,
+    and any ``<out_dir>/<game id>`` that holds a file deckpress did not write."""
+    refuse_card_data(out_dir)
+    for game_id in game_ids:
+        refuse_foreign(out_dir / game_id)
+
+
+def make_staging(out_dir: Path, game_id: str) -> Path:
+    """A new, empty staging folder ``<out_dir>/.staging-<game>-<pid>`` marked as deckpress's.
+
+    A leftover of this process's own earlier run is removed first; a folder of that name
+    deckpress did not make is refused (ForeignOutput), never deleted.
+    """
+    staging = out_dir / f".staging-{game_id}-{os.getpid()}"
+    if staging.exists():
+        if not (staging / STAGING_MARK).is_file():
+            refuse_foreign(staging)
+        shutil.rmtree(staging)
+    staging.mkdir(parents=True)
+    (staging / STAGING_MARK).write_bytes(b"")
+    return staging
+
+
 def commit(staging: Path, final: Path) -> None:
     """Swap the finished staging folder in for ``final``: two renames, then drop the old tree.
 
-    Readers see either the whole previous build or the whole new one. Should the
-    process die between the two renames, the previous build waits under
+    ``final`` is replaced only when everything in it is deckpress's (else ForeignOutput,
+    and nothing moves). Readers see either the whole previous build or the whole new one.
+    Should the process die between the two renames, the previous build waits under
     ``.old-<game>-<pid>`` and the next build (under the lock) puts it back.
     """
+    refuse_foreign(final)
+    (staging / STAGING_MARK).unlink(missing_ok=True)
     old = final.parent / f".old-{final.name}-{os.getpid()}"
     if final.exists():
         os.rename(final, old)
@@ -36,15 +68,19 @@ def commit(staging: Path, final: Path) -> None:
 
 
 def recover(out_dir: Path) -> None:
-    """Clean up after a killed build: restore a previous build caught mid-swap, drop staging folders."""
+    """Clean up after a killed build: restore a previous build caught mid-swap, drop staging
+    folders. Only folders deckpress made are touched (a build manifest, or the staging mark)."""
     for old in out_dir.glob(".old-*"):
+        if not old.is_dir() or old.is_symlink() or read_build_manifest(old) is None:
+            continue
         game = old.name[len(".old-"):].rsplit("-", 1)[0]
         if not (out_dir / game).exists():
             os.rename(old, out_dir / game)
         else:
             shutil.rmtree(old, ignore_errors=True)
     for stale in out_dir.glob(".staging-*"):
-        shutil.rmtree(stale, ignore_errors=True)
+        if stale.is_dir() and not stale.is_symlink() and (stale / STAGING_MARK).is_file():
+            shutil.rmtree(stale, ignore_errors=True)
 
 
 class OutputLock:
@@ -59,6 +95,7 @@ class OutputLock:
         self.fh = None
 
     def __enter__(self) -> OutputLock:
+        refuse_card_data(self.path.parent)  # before the lock file is made there
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.fh = open(self.path, "a+")
@@ -81,9 +118,10 @@ class OutputLock:
 
 
 def probe_writable(out_dir: Path) -> None:
-    probe = out_dir / ".deckpress-write-test"
+    """Raise OutputError naming ``out_dir`` when a file cannot be created there (a fresh
+    temporary name, so no file of that name is ever touched)."""
     try:
-        probe.write_bytes(b"")
-        probe.unlink()
+        with tempfile.NamedTemporaryFile(prefix=".deckpress-write-test-", dir=out_dir):
+            pass
     except OSError as exc:
         raise OutputError(exc.errno, f"cannot write to {out_dir}: {exc.strerror}", str(out_dir)) from None

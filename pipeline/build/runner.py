@@ -28,7 +28,7 @@ from pathlib import Path
 from engine.findings import Finding, exit_code, sort_key
 from pipeline.build.job import Job
 from pipeline.build.manifest import build_key, game_id_of, is_current, write_manifest
-from pipeline.build.outputdir import OutputLock, commit, probe_writable
+from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable
 from pipeline.build.partial import findings_of_other_stages, keep_other_outputs
 from pipeline.build.report import GameOutcome, cached_outcome, write_report
 from pipeline.build.settings import BuildSettings
@@ -66,9 +66,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         report(game_id, "cached")
         return cached_outcome(game_dir, game_id, previous)
 
-    staging = out_root / f".staging-{game_id}-{os.getpid()}"
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
+    staging = make_staging(out_root, game_id)
     job = Job(deck, settings, staging)
     kept_findings: list[Finding] = []
     if settings.only:
@@ -163,6 +161,8 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
             if progress:
                 progress(outcome.game_id, "cached")
         stale = [d for d in game_dirs if done[d] is None]
+        # Before any work: every game folder about to be replaced must be deckpress's alone.
+        check_targets(out_dir, [gid for gid in (game_id_of(Path(d)) for d in stale) if gid])
         if stale:
             # Import every stage once here: forked game and chain processes share the
             # modules instead of each paying ~0.5 s to import pypdf, pikepdf, jinja2 …

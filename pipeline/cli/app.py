@@ -73,10 +73,19 @@ def finish_with_findings(deck: Deck, findings) -> None:
 
 
 def out_dir_or_exit(out_dir: Path | None) -> Path | None:
-    """``--out`` as given; exit 2 for an empty value (it would scatter files into the working folder)."""
+    """``--out`` as given; exit 2 for an empty value (it would scatter files into the working
+    folder) and for a folder that holds card data or lies inside a game folder."""
+    from pipeline.common.ownership import ForeignOutput, refuse_card_data
+
     if out_dir is not None and str(out_dir) in ("", "."):
         err.print("deckpress: give an output folder with --out (or leave --out out for the default)", markup=False)
         raise typer.Exit(2)
+    if out_dir is not None:
+        try:
+            refuse_card_data(out_dir)
+        except ForeignOutput as exc:
+            err.print(f"deckpress: {exc}", markup=False)
+            raise typer.Exit(2) from None
     return out_dir
 
 

@@ -2,6 +2,11 @@
 renamed into place, so an interrupted build never leaves a half-written file under its
 final name and the previous good file stays readable until the new one is complete.
 
+Outside a build, a file is written only where deckpress may write
+(:func:`pipeline.common.ownership.check_overwrite`: never over a file it did not write,
+never into card data), and its name goes into its folder's ledger, so later commands
+know it is deckpress's.
+
 Inside :func:`staging_writes` (the build runner, whose stages write into a private
 staging folder that is swapped in whole) files are written straight to their names:
 the folder swap already gives the all-or-nothing guarantee, and a temporary file plus
@@ -17,16 +22,17 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Iterator
 
+from pipeline.common.errors import OutputError
+from pipeline.common.ownership import check_overwrite, record_written
+
+__all__ = ["OutputError", "atomic_path", "staging_writes", "write_bytes", "write_text"]
+
 
 def _umask() -> int:
     """The process umask (read by setting and restoring it; os has no getter)."""
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
-
-
-class OutputError(OSError):
-    """An output path that cannot be written (unwritable folder, full disk); the message names the path."""
 
 
 _STAGING: ContextVar[bool] = ContextVar("deckpress_staging_writes", default=False)
@@ -59,13 +65,16 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
 
     For libraries that want a file name (reportlab, pikepdf). On any exception the
     temporary file is removed and the final path is untouched. Raises
-    :class:`OutputError` naming the path when the folder cannot be written.
+    :class:`OutputError` naming the path when the folder cannot be written, and its
+    subclass ForeignOutput when ``path`` is a file deckpress did not write or lies in card
+    data (checked before anything is written).
     """
     path = Path(path)
     if _STAGING.get():
         with _direct_path(path) as direct:
             yield direct
         return
+    check_overwrite(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
@@ -79,6 +88,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         yield tmp_path
         with open(tmp_path, "rb") as fh:
             os.fsync(fh.fileno())
+        record_written(path)  # before the rename: a file in place is always in the ledger
         os.replace(tmp_path, path)
     except OSError as exc:
         tmp_path.unlink(missing_ok=True)

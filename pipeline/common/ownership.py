@@ -1,0 +1,187 @@
+"""Which files deckpress wrote, so that it never deletes or overwrites one it did not.
+
+deckpress recognises its own output by two records it writes itself:
+
+- a build's game folder (``<out>/<game>/``) holds ``manifest.json``, which lists every
+  file of that build (path, size, sha256) beside the build key and the versions;
+- a stand-alone command (``render``, ``emboss``, ``proof`` …) writes, beside the files it
+  writes, a ledger ``.deckpress-files`` naming them (one JSON list per folder).
+
+The rules built on them:
+
+- a file may be overwritten only when it is deckpress's: listed in its folder's ledger,
+  or in the manifest of a build folder above it (:func:`check_overwrite`);
+- a game folder may be replaced whole only when every file in it is deckpress's
+  (:func:`foreign_files` is empty);
+- no output goes into a game folder or a folder holding card data (:func:`card_data_near`).
+
+Errors are :class:`ForeignOutput` (an :class:`OutputError`), whose message names the
+folder and what in it deckpress did not write.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from pipeline.common.errors import OutputError
+
+MANIFEST = "manifest.json"
+LEDGER = ".deckpress-files"
+#: Marks a staging folder as deckpress's, so that cleaning up never deletes a folder of the
+#: same name that someone else made; removed just before the folder is swapped in.
+STAGING_MARK = ".deckpress-staging"
+#: The files that make a folder card data (engine/paths.py: GAME_FILE, CARDS_FILE).
+CARD_DATA_FILES = ("game.yaml", "cards.yaml")
+#: Files deckpress keeps in an output folder beside the games: the lock and the report.
+ROOT_FILES = (".deckpress.lock", "report.json")
+_SHOWN = 5  # foreign files named in a message; the rest are counted
+
+
+class ForeignOutput(OutputError):
+    """An output path or folder holds files deckpress did not write, or card data; nothing was written."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def is_build_manifest(data: object) -> bool:
+    """True for the manifest.json a deckpress build writes (its own keys, not any JSON file)."""
+    return isinstance(data, dict) and isinstance(data.get("files"), list) and "build_key" in data and "game" in data
+
+
+def _read_json(path: Path) -> object:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def read_build_manifest(folder: Path) -> dict | None:
+    """The deckpress build manifest in ``folder``, or None (absent, unreadable, or someone else's)."""
+    data = _read_json(folder / MANIFEST)
+    return data if is_build_manifest(data) else None
+
+
+def ledger_names(folder: Path) -> set[str]:
+    """The file names the ledger of ``folder`` lists (empty when there is none or it is unreadable)."""
+    data = _read_json(folder / LEDGER)
+    return {n for n in data if isinstance(n, str)} if isinstance(data, list) else set()
+
+
+def record_written(path: Path) -> None:
+    """Add ``path``'s name to its folder's ledger (written atomically; a ledger is small).
+
+    Raises OSError when the folder cannot be written (the caller turns it into an OutputError).
+    """
+    folder = path.parent
+    names = ledger_names(folder)
+    if path.name in names:
+        return
+    names.add(path.name)
+    tmp = folder / f"{LEDGER}.{os.getpid()}.part"
+    tmp.write_text(json.dumps(sorted(names), indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, folder / LEDGER)
+
+
+def _listed_in_build(path: Path) -> bool:
+    """True when a build manifest in one of ``path``'s ancestor folders lists it."""
+    for folder in path.parents:
+        manifest = read_build_manifest(folder)
+        if manifest is not None:
+            rel = path.relative_to(folder).as_posix()
+            return any(isinstance(e, dict) and e.get("path") == rel for e in manifest["files"])
+    return False
+
+
+def _is_own_report(path: Path) -> bool:
+    """A build's report.json (written before ledgers existed): its own keys, not any JSON file."""
+    data = _read_json(path) if path.name == "report.json" else None
+    return isinstance(data, dict) and isinstance(data.get("games"), dict) and isinstance(data.get("counts"), dict)
+
+
+def card_data_near(folder: Path) -> Path | None:
+    """A card data file that makes ``folder`` unfit for output, or None.
+
+    Looks in ``folder`` itself, in its sub-folders one level down (``--out carddata``) and in
+    every folder above it (an output inside a game folder would change the game's build key
+    and mix outputs with the data).
+    """
+    folder = Path(os.path.abspath(folder))
+    for candidate in (folder, *folder.parents):
+        for name in CARD_DATA_FILES:
+            if (candidate / name).is_file():
+                return candidate / name
+    try:
+        children = sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+    except OSError:
+        children = []
+    for child in children:
+        for name in CARD_DATA_FILES:
+            if (child / name).is_file():
+                return child / name
+    return None
+
+
+def refuse_card_data(folder: Path) -> None:
+    """Raise :class:`ForeignOutput` when ``folder`` holds card data or lies inside a game folder."""
+    found = card_data_near(folder)
+    if found is not None:
+        raise ForeignOutput(
+            f"refusing to write into {folder}: {found} is card data; outputs go into a folder of their own (default: output)"
+        )
+
+
+def check_overwrite(path: Path) -> None:
+    """Allow writing ``path`` only when it does not exist or deckpress wrote it.
+
+    Raises :class:`ForeignOutput` naming the file otherwise. (Whether a whole output folder
+    is fit for output is :func:`refuse_card_data`'s question, asked once per command.)
+    """
+    if not os.path.lexists(path):
+        return
+    if path.is_dir():
+        raise ForeignOutput(f"refusing to overwrite {path}: it is a folder")
+    if path.name in ledger_names(path.parent) or _listed_in_build(path) or _is_own_report(path):
+        return
+    raise ForeignOutput(
+        f"refusing to overwrite {path}: deckpress did not write it; move it away or choose another --out"
+    )
+
+
+def foreign_files(folder: Path) -> list[Path]:
+    """Files under ``folder`` that deckpress did not write (neither in the build manifest nor
+    in a ledger), sorted. A symbolic link counts as foreign: deckpress writes none."""
+    manifest = read_build_manifest(folder)
+    listed = {e.get("path") for e in manifest["files"] if isinstance(e, dict)} if manifest else set()
+    out: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        here = Path(dirpath)
+        ledger = ledger_names(here)
+        for name in filenames + [d for d in dirnames if (here / d).is_symlink()]:
+            path = here / name
+            rel = path.relative_to(folder).as_posix()
+            ours = rel in listed or name in ledger or name == LEDGER or (here == folder and manifest is not None and name == MANIFEST)
+            if path.is_symlink() or not ours:
+                out.append(path)
+    return sorted(out)
+
+
+def refuse_foreign(folder: Path) -> None:
+    """Raise :class:`ForeignOutput` when ``folder`` exists and holds anything deckpress did not write."""
+    if not folder.exists():
+        return
+    if not folder.is_dir() or folder.is_symlink():
+        raise ForeignOutput(f"refusing to replace {folder}: it is not a folder deckpress wrote")
+    foreign = foreign_files(folder)
+    if foreign:
+        shown = ", ".join(p.relative_to(folder).as_posix() for p in foreign[:_SHOWN])
+        more = f" and {len(foreign) - _SHOWN} more" if len(foreign) > _SHOWN else ""
+        raise ForeignOutput(
+            f"refusing to replace {folder}: it holds files deckpress did not write ({shown}{more}); "
+            "move them away or choose another --out"
+        )
