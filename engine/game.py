@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 import re
 from enum import Enum
-from typing import Literal
+from typing import Callable, Iterator, Literal
 
 from pydantic import Field, field_validator
 
@@ -177,6 +177,27 @@ class PowerScheme(Located):
         if self.numbers:
             out += [str(n) for n in range(self.numbers["min"], self.numbers["max"] + 1)]
         return out + list(self.symbols) + list(self.modifiers)
+
+    def cell_clashes(self, encode: Callable[[str], str]) -> Iterator[tuple[str, str | None, str | ValueError]]:
+        """Encode every allowed value in order; yield the values a braille reader could not tell apart.
+
+        ``encode`` gives a value's Unicode braille cells or raises ValueError (the braille
+        stage's encoder; the engine makes no cells). Yields ``(value, earlier, cells)`` for a
+        value whose cells an earlier allowed value already has, and ``(value, None, error)``
+        for a value ``encode`` refuses. The one scan behind PW002 and the braille stage's
+        ``PowerEncoding.collisions``.
+        """
+        seen: dict[str, str] = {}
+        for value in self.allowed():
+            try:
+                cells = encode(value)
+            except ValueError as exc:
+                yield value, None, exc
+                continue
+            if cells in seen:
+                yield value, seen[cells], cells
+            else:
+                seen[cells] = value
 
 
 class BrailleSettings(Located):
