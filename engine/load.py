@@ -1,7 +1,8 @@
 """Load a game folder (``game.yaml`` + ``cards.yaml``) into a validated :class:`Deck`.
 
 - Safe YAML only (:mod:`engine.yamlsource`): no object construction, aliases bounded.
-- Every model gets the file, line and column of itself and its fields.
+- Every model gets the file, line and column of itself and its fields, and pydantic's
+  errors become located findings (:mod:`engine.validation`).
 - An expansion (``extends:`` in game.yaml) is resolved here: the base game's
   classes, dice and keywords are merged with the expansion's (same id: the
   expansion's wins), other top-level keys of the expansion replace the base's,
@@ -16,11 +17,12 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from engine.findings import Finding, Location, Severity
-from engine.model import Card, CardsFile, Deck, Game, Located
+from engine.model import Card, CardsFile, Deck, Game
 from engine.registry import declare
+from engine.validation import INVALID_VALUE, attach_locations, name_card, schema_findings
 from engine.yamlsource import Source, YamlProblem, load_yaml
 
 from engine.paths import CARDS_FILE, GAME_FILE, find_games  # noqa: F401  (find_games re-exported)
@@ -35,40 +37,6 @@ YAML_SYNTAX = declare(
 
     Fails: ``name: "Forest Apprentice`` (the quote is never closed).
     Passes: ``name: "Forest Apprentice"``.
-    """,
-)
-MISSING_FIELD = declare(
-    "DA002",
-    "missing-field",
-    Severity.error,
-    """A required field is missing from a game or card.
-
-    Fails: a card without ``provenance:``.
-    Passes: ``provenance: rulebook`` on every card.
-    """,
-)
-INVALID_VALUE = declare(
-    "DA003",
-    "invalid-value",
-    Severity.error,
-    """A field has the wrong type or a value outside what the field accepts.
-
-    Also: blank text where a reader needs some (a name, the title, a keyword summary);
-    two classes, two dice or two keywords with one id or name; two classes with one
-    indicator letter (blind players tell classes apart by its braille cell).
-
-    Fails: ``copies: two``; ``name: ""``; a second class with ``indicator: E``.
-    Passes: ``copies: 2``; ``name: Ember Rogue``; ``indicator: F``.
-    """,
-)
-UNKNOWN_KEY = declare(
-    "DA004",
-    "unknown-key",
-    Severity.error,
-    """A key the data model does not know, usually a typo; it would otherwise be ignored.
-
-    Fails: ``powr: 7`` on a card.
-    Passes: ``power: 7``.
     """,
 )
 UNREADABLE_FILE = declare(
@@ -104,29 +72,6 @@ NO_CARDS = declare(
     Passes: ``cards:`` listing at least one card.
     """,
 )
-
-#: Plainer words for pydantic's generic messages, by error type; ``{…}`` takes the error's ctx.
-_PLAIN = {
-    **dict.fromkeys(("int_parsing", "int_type", "int_from_float"), "expected a whole number"),
-    **dict.fromkeys(("float_parsing", "float_type"), "expected a number"),
-    **dict.fromkeys(("bool_parsing", "bool_type"), "expected true or false"),
-    **dict.fromkeys(("list_type", "tuple_type", "set_type"), "expected a list"),
-    **dict.fromkeys(("dict_type", "model_type", "model_attributes_type"), "expected a mapping of keys to values"),
-    **dict.fromkeys(("date_parsing", "date_type", "date_from_datetime_parsing", "date_from_datetime_inexact"), "expected a date written YYYY-MM-DD"),
-    **dict.fromkeys(("literal_error", "enum"), "expected {expected}"),
-    "string_type": "expected text",
-    "string_too_short": lambda ctx: "must not be empty" if ctx.get("min_length") == 1 else "expected at least {min_length} characters",
-    "string_too_long": lambda ctx: "expected a single character" if ctx.get("max_length") == 1 else "expected at most {max_length} characters",
-    "greater_than_equal": "expected at least {ge}",
-    "less_than_equal": "expected at most {le}",
-    "greater_than": "expected more than {gt}",
-    "less_than": "expected less than {lt}",
-}
-
-#: Plainer words for one field's error, by (field name, error type): where "expected text" says too little.
-_FIELD_PLAIN = {
-    ("power", "string_type"): 'a power value is text such as "7", "?" or "x2", or a whole number',
-}
 
 _MERGED_LISTS = {"classes": "id", "dice": "id", "keywords": "name"}
 
@@ -181,58 +126,6 @@ def _read(path: Path) -> tuple[object, Source]:
         raise DataError([YAML_SYNTAX.finding(exc.message, exc.location, exc.hint)], unreadable=True) from None
 
 
-def _describe(path: tuple) -> str:
-    return ".".join(str(p) for p in path) or "(top level)"
-
-
-def _schema_findings(exc: ValidationError, source: Source, model: type[BaseModel], data: object = None) -> list[Finding]:
-    """Turn pydantic errors into DA findings located with the source tree."""
-    out: list[Finding] = []
-    done: set[tuple] = set()
-    for err in exc.errors():
-        path = tuple(err["loc"])
-        loc, _ = source.follow(path)
-        card = _card_at(data, path)
-        field = _describe(path)
-        kind = err["type"]
-        if kind == "missing" and path and isinstance(path[-1], int):  # a tuple short of items
-            if path[:-1] in done:
-                continue
-            done.add(path[:-1])
-            out.append(INVALID_VALUE.finding(f"{_describe(path[:-1])}: item {path[-1] + 1} is missing (got {err.get('input')!r})", loc.with_card(card), "fix the value; `deckpress schema` shows what each field accepts"))
-        elif kind == "missing":
-            out.append(MISSING_FIELD.finding(f"missing required field '{path[-1]}' (at {field})", loc.with_card(card), f"add '{path[-1]}:' here; `deckpress schema` lists every field"))
-        elif kind == "extra_forbidden":
-            known = _known_keys(model, path[:-1])
-            guess = difflib.get_close_matches(str(path[-1]), known, n=1)
-            hint = f"did you mean '{guess[0]}'?" if guess else f"known keys here: {', '.join(sorted(known))}"
-            out.append(UNKNOWN_KEY.finding(f"unknown key '{path[-1]}' (at {field})", loc.with_card(card), hint))
-        else:
-            out.append(INVALID_VALUE.finding(f"{field}: {_plain_message(err)}", loc.with_card(card), "fix the value; `deckpress schema` shows what each field accepts"))
-    return out
-
-
-def _plain_message(err: dict) -> str:
-    """A pydantic error's message in plain words, naming the value given once."""
-    msg = str(err["msg"])
-    for prefix in ("Value error, ", "Assertion failed, "):
-        msg = msg.removeprefix(prefix)
-    loc = tuple(err.get("loc") or ())
-    plain = _FIELD_PLAIN.get((loc[-1] if loc else None, err["type"])) or _PLAIN.get(err["type"])
-    ctx = err.get("ctx") or {}
-    if callable(plain):
-        plain = plain(ctx)
-    if plain is not None:
-        try:
-            msg = plain.format(**ctx)
-        except (KeyError, IndexError):
-            pass  # the plain wording needs a detail pydantic did not give: keep pydantic's message
-    if "got " not in msg:
-        shown = repr(err.get("input"))
-        msg += f" (got {shown if len(shown) <= 60 else shown[:57] + '...'})"
-    return msg
-
-
 def _holds_cards(data: object) -> bool:
     """False for an empty cards.yaml, ``cards:`` with nothing, or ``cards: []``; True otherwise
     (anything else malformed is left to the schema's findings)."""
@@ -240,68 +133,6 @@ def _holds_cards(data: object) -> bool:
         return False
     return not (isinstance(data, dict) and data.get("cards") in (None, []) and "cards" in data)
 
-
-def _card_at(data: object, path: tuple) -> str | None:
-    """The id of the card a cards.yaml error path points into, when it has one."""
-    if len(path) >= 2 and path[0] == "cards" and isinstance(path[1], int) and isinstance(data, dict):
-        rows = data.get("cards")
-        if isinstance(rows, list) and path[1] < len(rows) and isinstance(rows[path[1]], dict):
-            card_id = rows[path[1]].get("id")
-            return str(card_id) if card_id is not None else None
-    return None
-
-
-def _known_keys(model: type[BaseModel], path: tuple) -> list[str]:
-    """The field names (aliases) accepted at a path inside a model, for "did you mean"."""
-    current: object = model
-    for step in path:
-        if isinstance(step, int):
-            continue
-        if not (isinstance(current, type) and issubclass(current, BaseModel)):
-            return []
-        info = current.model_fields.get(step) or next((f for f in current.model_fields.values() if f.alias == step), None)
-        if info is None:
-            return []
-        current = _inner_model(info.annotation)
-    if isinstance(current, type) and issubclass(current, BaseModel):
-        return [f.alias or n for n, f in current.model_fields.items()]
-    return []
-
-
-def _inner_model(annotation: object) -> object:
-    """The model type inside ``list[M]``, ``dict[K, M]``, ``M | None``."""
-    args = getattr(annotation, "__args__", None)
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in args or ():
-        found = _inner_model(arg)
-        if isinstance(found, type) and issubclass(found, BaseModel):
-            return found
-    return annotation
-
-
-def attach_locations(model: BaseModel, source: Source | None) -> None:
-    """Give a validated model (and its nested models) the locations of the YAML they came from."""
-    if source is None or not isinstance(model, Located):
-        return
-    model._where[""] = source.at
-    for name, info in type(model).model_fields.items():
-        key = info.alias or name
-        child = source.child(key)
-        if child is None:
-            continue
-        model._where[name] = child.at
-        value = getattr(model, name)
-        if isinstance(value, BaseModel):
-            attach_locations(value, child)
-        elif isinstance(value, list):
-            for i, item in enumerate(value):
-                if isinstance(item, BaseModel):
-                    attach_locations(item, child.child(i))
-        elif isinstance(value, dict):
-            for k, item in value.items():
-                if isinstance(item, BaseModel):
-                    attach_locations(item, child.child(k))
 
 
 def _merge_game(base: dict, base_src: Source, ext: dict, ext_src: Source) -> tuple[dict, Source]:
@@ -422,7 +253,7 @@ def load_game(folder: str | Path) -> Deck:
         game = Game.model_validate(game_data)
         attach_locations(game, game_src)
     except ValidationError as exc:
-        findings += _schema_findings(exc, game_src, Game, game_data)
+        findings += schema_findings(exc, game_src, Game, game_data)
     cards: list[Card] = []
     for data, src, _folder, no_cards in card_files:
         if no_cards:
@@ -436,24 +267,14 @@ def load_game(folder: str | Path) -> Deck:
             attach_locations(parsed, src)
             cards += parsed.cards
         except ValidationError as exc:
-            findings += _schema_findings(exc, src, CardsFile, data)
+            findings += schema_findings(exc, src, CardsFile, data)
     if game is not None:
         findings += _duplicates(game)
     if findings or game is None:
         raise DataError(findings, unreadable=False)
     for card in cards:
-        _name_card(card, card.id)
+        name_card(card, card.id)
     return Deck(game=game, cards=cards, folder=str(folder))
-
-
-def _name_card(model: Located, card_id: str) -> None:
-    """Name the card in the locations of a card and of its nested models (``description``)."""
-    for field in list(model._where):
-        model._where[field] = model._where[field].with_card(card_id)
-    for name in type(model).model_fields:
-        value = getattr(model, name)
-        if isinstance(value, Located):
-            _name_card(value, card_id)
 
 
 def _duplicates(game: Game) -> list[Finding]:

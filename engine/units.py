@@ -47,8 +47,3 @@ def pt_to_mm(pt: float) -> float:
 def mm_to_pt(mm: float) -> float:
     """Convert millimetres to points (25.4 mm = 72 pt)."""
     return mm * PT_PER_MM
-
-
-def in_to_pt(inches: float) -> float:
-    """Convert inches to points (1 in = 72 pt)."""
-    return inches * PT_PER_IN

@@ -349,7 +349,7 @@ def test_a_tuple_short_of_items_is_reported_once():
     # read "missing required field '3'" once per absent item.
     from pydantic import BaseModel, ValidationError
 
-    from engine.load import _schema_findings
+    from engine.validation import schema_findings as _schema_findings
     from engine.yamlsource import load_yaml
 
     class Point(BaseModel):

@@ -6,7 +6,7 @@ import difflib
 from typing import Iterator
 
 from engine.findings import Severity
-from engine.model import Card, Deck
+from engine.model import Deck
 from engine.registry import Problem, rule
 
 
@@ -24,10 +24,6 @@ def suggest(name: str, known: list[str]) -> str | None:
     return next((k for k in known if close and _squash(k) == close[0]), None)
 
 
-def _kw_location(card: Card, index: int):
-    return card.where("keywords")
-
-
 @rule("KW001", "unknown-keyword", Severity.error)
 def unknown_keyword(deck: Deck, ctx) -> Iterator[Problem]:
     """A card carries a keyword the game does not define (with a "did you mean" for near misses).
@@ -39,11 +35,11 @@ def unknown_keyword(deck: Deck, ctx) -> Iterator[Problem]:
     """
     known = [k.name for k in deck.game.keywords]
     for card in deck.cards:
-        for i, name in enumerate(card.keywords):
+        for name in card.keywords:
             if deck.game.keyword(name) is None:
                 guess = suggest(name, known)
                 hint = f"did you mean '{guess}'?" if guess else f"define it under keywords: in game.yaml (defined: {', '.join(known) or 'none'})"
-                yield Problem(f"'{card.name}' carries keyword '{name}', which the game does not define", _kw_location(card, i), hint)
+                yield Problem(f"'{card.name}' carries keyword '{name}', which the game does not define", card.where("keywords"), hint)
 
 
 @rule("KW002", "unused-keyword", Severity.warning)

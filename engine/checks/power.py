@@ -68,23 +68,17 @@ def power_encoding_collision(deck: Deck, ctx) -> Iterator[Problem]:
     if encoder is None:
         return
     scheme = deck.game.power
-    seen: dict[str, str] = {}
-    for value in scheme.allowed():
-        try:
-            cells = encoder.encode(value)
-        except ValueError as exc:
-            yield Problem(f"power {value!r} cannot be written in braille: {exc}", scheme.where(), "change the value or the power scheme's braille settings")
+    for value, earlier, cells in scheme.cell_clashes(encoder.encode):
+        if earlier is None:
+            yield Problem(f"power {value!r} cannot be written in braille: {cells}", scheme.where(), "change the value or the power scheme's braille settings")
             continue
-        if cells in seen:
-            users = [c.id for c in deck.cards if c.power in (seen[cells], value)]
-            shown = f"; cards: {', '.join(users[:6])}{' …' if len(users) > 6 else ''}" if users else ""
-            yield Problem(
-                f"power {seen[cells]!r} and {value!r} are both written {cells} in braille{shown}",
-                scheme.where("number_style") if scheme.where("number_style").line else scheme.where(),
-                "use number_style: ueb, drop one value from the scheme, or give one value another symbol",
-            )
-        else:
-            seen[cells] = value
+        users = [c.id for c in deck.cards if c.power in (earlier, value)]
+        shown = f"; cards: {', '.join(users[:6])}{' …' if len(users) > 6 else ''}" if users else ""
+        yield Problem(
+            f"power {earlier!r} and {value!r} are both written {cells} in braille{shown}",
+            scheme.where("number_style") if scheme.where("number_style").line else scheme.where(),
+            "use number_style: ueb, drop one value from the scheme, or give one value another symbol",
+        )
 
 
 @rule("PW003", "unknown-die", Severity.error)

@@ -41,7 +41,6 @@ class TermUse:
     line: Line
     column: int
     keyword_like: bool
-    definition: bool
 
 
 def _key(term: str) -> str:
@@ -56,7 +55,6 @@ def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
         letters = [c for c in body if c.isalpha()]
         if letters and all(c.isupper() for c in letters):
             continue  # an all-capitals heading: case says nothing there
-        define = _DEFINITION.match(body.strip())
         for m in _TERM.finditer(body):
             two = f"{m.group('first')} {m.group('last')}" if m.group("first") else None
             term, start = (two, m.start()) if two and _key(two) in known else (m.group("last"), m.start("last"))
@@ -65,8 +63,7 @@ def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
             runs_on = bool(re.match(r"[”\"’']?\s*(?:[,;:)]|[a-z])", after)) or bool(re.match(r"[”\"’']?\s+[a-z]", after))
             quoted = before in "“\"‘'" and before != ""
             like = _key(term) in known or quoted or runs_on
-            is_def = bool(define) and _key(define.group("term")) == _key(term) and start <= body.find(define.group("term")) + 1
-            out.append(TermUse(term + "!", ln, ln.start + start + 1, like, is_def))
+            out.append(TermUse(term + "!", ln, ln.start + start + 1, like))
     return out
 
 

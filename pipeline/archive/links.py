@@ -1,17 +1,19 @@
 """Dead-link check of the card archive: every QR URL printed on a card must open that card's page.
 
-The QR of a card encodes ``Archive.url_for(card)`` (engine/model.py): the base URL plus
+The QR of a card encodes ``Archive.url_for(card)`` (engine/game.py): the base URL plus
 ``Archive.path_for(card)``. The archive (:mod:`pipeline.archive.site`) writes each card's page
 at that same relative path, marked with ``<meta name="deckpress-card" content="<id>">``.
 :func:`check_qr_links` proves that for a built archive folder and reports AR findings;
-:func:`page_path` is the one place that turns an archive path into a safe file path.
+:func:`engine.archive_paths.page_path` (re-exported here) is the one place that turns an
+archive path into a safe file path, by the same rule the model applies to ``card_path``.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
+from engine.archive_paths import page_path
 from engine.findings import Finding, Severity
 from engine.model import Deck
 from engine.registry import declare
@@ -50,21 +52,6 @@ QR_LINK_WRONG_PAGE = declare(
     Passes: ``card_path: "cards/{class_id}/{id}.html"`` (the card id makes every path unique).
     """,
 )
-
-
-def page_path(card_path: str) -> PurePosixPath | None:
-    """The file a card's archive path names, relative to the archive root; None when unsafe.
-
-    ``"cards/x.html"`` → ``cards/x.html``; a path ending in ``/`` names its ``index.html``.
-    Unsafe (None): empty, absolute, a backslash, a ``..`` or ``.`` part, a query or fragment.
-    """
-    if not card_path or card_path.startswith("/") or "\\" in card_path or any(c in card_path for c in "?#"):
-        return None
-    rel = card_path + "index.html" if card_path.endswith("/") else card_path
-    parts = rel.split("/")
-    if any(p in ("", ".", "..") for p in parts):
-        return None
-    return PurePosixPath(rel)
 
 
 def check_qr_links(deck: Deck, archive_dir: str | Path) -> list[Finding]:

@@ -1,4 +1,4 @@
-"""Braille cells: Unicode braille ⇄ dot numbers ⇄ North American Braille ASCII (BRF).
+"""Braille cells: Unicode braille → dot numbers, and → North American Braille ASCII (BRF).
 
 Unicode braille patterns (U+2800–U+28FF) encode dots as bits: dot n is bit n−1
 (Unicode Standard, ch. 21 "Braille Patterns"). Six-dot cells are U+2800–U+283F.
@@ -49,11 +49,6 @@ def dots(cell: str) -> tuple[int, ...]:
     return tuple(n + 1 for n in range(8) if code & (1 << n))
 
 
-def cell_from_dots(numbers: str | tuple[int, ...]) -> str:
-    """The Unicode cell with these dots raised: ``cell_from_dots("124") == "⠋"``."""
-    return _cell("".join(str(n) for n in numbers))
-
-
 def letter_cell(n: int) -> str:
     """The cell of the n-th letter of the alphabet: 1 → ⠁ (a), 10 → ⠚ (j), 12 → ⠇ (l), 26 → ⠵ (z).
 
@@ -74,17 +69,3 @@ def to_brf(cells: str) -> str:
         return "".join(CELL_TO_ASCII[c] for c in cells)
     except KeyError as exc:
         raise ValueError(f"not a six-dot braille cell: {exc.args[0]!r} (U+{ord(exc.args[0]):04X})") from None
-
-
-def from_brf(text: str) -> str:
-    """Braille ASCII → Unicode cells; lowercase letters are read as uppercase (common in BRF files).
-
-    Raises ValueError for a character outside the Braille ASCII range.
-    """
-    out = []
-    for ch in text:
-        cell = ASCII_TO_CELL.get(ch.upper() if "a" <= ch <= "z" else ch)
-        if cell is None:
-            raise ValueError(f"not a Braille ASCII character: {ch!r} (0x{ord(ch):02X})")
-        out.append(cell)
-    return "".join(out)

@@ -91,17 +91,8 @@ class PowerEncoding:
         """Pairs of distinct allowed values with the same cells: ``[(value_a, value_b, cells)]``.
 
         In allowed order (numbers, symbols, modifiers); values that cannot be encoded at
-        all are skipped here (``encode`` reports them).
+        all are skipped here (``encode`` reports them), and so is a value the scheme lists
+        twice. The scan is :meth:`engine.model.PowerScheme.cell_clashes`, shared with PW002.
         """
-        seen: dict[str, str] = {}
-        out: list[tuple[str, str, str]] = []
-        for value in self._allowed:
-            try:
-                cells = self.encode(value)
-            except ValueError:
-                continue
-            if cells in seen and seen[cells] != value:
-                out.append((seen[cells], value, cells))
-            else:
-                seen.setdefault(cells, value)
-        return out
+        return [(earlier, value, cells) for value, earlier, cells in self.scheme.cell_clashes(self.encode)
+                if earlier is not None and earlier != value]

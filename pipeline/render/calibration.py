@@ -21,7 +21,7 @@ The instructions are :data:`NOTE_SIZE` (6 pt, the slug's size) and sit outside e
 bled card: in lanes in the side margins (turned 90°, read bottom to top) and in the top
 and bottom margins between each column's crop marks, clear of the registration targets,
 the crop marks and the slug (:func:`note_lanes`). What does not fit in the margins is
-left out and reported (:func:`plan_notes` returns it; impose raises IM006).
+left out and reported (:func:`plan_notes` returns it; :func:`notes_cut_findings` reports it as IM006).
 """
 
 from __future__ import annotations
@@ -34,10 +34,26 @@ from typing import Sequence
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from engine.findings import Finding, Location, Severity
+from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.render import marks
 from pipeline.render.pdfx import finish
 from pipeline.render.sheets import Grid, Rect
+
+NOTES_CUT = declare(
+    "IM006",
+    "calibration-notes-cut",
+    Severity.warning,
+    """The duplex calibration sheet's margins cannot hold all its printed instructions at 6 pt.
+
+    The instructions sit outside the cards (side, top and bottom margins, clear of the
+    marks); what does not fit is left out, so the sheet reads incompletely.
+
+    Fails: a sheet preset with ``margin: 0.1in`` (no lane wide enough for a 6 pt line).
+    Passes: every shipped preset (letter, a4, tabloid, 12x18, sra3).
+    """,
+)
 
 #: Type size of the instructions, pt: the slug's default (templates/sheets.yaml).
 NOTE_SIZE = 6.0
@@ -50,7 +66,7 @@ TICK_LABEL_SIZE = 4.0
 #: Height of the numerals' ink above the baseline, em (Atkinson Hyperlegible Regular: 0.680 em for
 #: 0–9, 0.668 for "+1"; measured with Pillow's ``getbbox`` at 1000 px, baseline anchor).
 DIGIT_HEIGHT = 0.68
-#: The scale's reach, mm either way (the ticks of :func:`pipeline.render.marks.crosshair`).
+#: The scale's reach, mm either way (:func:`scale_ticks`).
 SCALE_MM = 5
 #: Length of each cross-hair arm, mm.
 ARM_MM = 10
@@ -125,11 +141,10 @@ def obstacles(grid: Grid, side: str, slug: Rect | None) -> list[Rect]:
     """What instructions must keep clear of on one side: the bled cards, the crop marks,
     the registration targets (circle and cross) and the slug's box (sheet pt)."""
     spec = grid.spec
-    bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
-    trims = [grid.trim_of(b) for b in bleds]
+    bleds, _ = grid.bled_and_trimmed(side)
     out = list(bleds)
     w = spec.crop_marks.weight / 2
-    for s in marks.crop_marks(trims, bleds, grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length):
+    for s in marks.side_crop_marks(grid, side):
         out.append(Rect(min(s.x0, s.x1) - w, min(s.y0, s.y1) - w, max(s.x0, s.x1) + w, max(s.y0, s.y1) + w))
     for t in marks.registration_targets(grid, side, spec.registration.radius):
         r = t.radius * 1.4  # the cross reaches 40 % beyond the circle
@@ -151,8 +166,7 @@ def note_lanes(grid: Grid, side: str, size: float, gap: float, blocked: Sequence
     ``edge`` pt from the sheet edge and 1 pt from everything in ``blocked``.
     ``ascent``/``descent``: the font's at ``size``, pt, positive.
     """
-    bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
-    trims = [grid.trim_of(b) for b in bleds]
+    bleds, trims = grid.bled_and_trimmed(side)
     left, right = min(b.x0 for b in bleds), max(b.x1 for b in bleds)
     bottom, top = min(b.y0 for b in bleds), max(b.y1 for b in bleds)
     rows = _spans([(t.y0, t.y1) for t in trims])
@@ -244,6 +258,19 @@ class TickLabel:
 TICK, LONG_TICK = 2.0, 4.0
 
 
+def notes_cut_findings(grid: Grid, font: str, calibration: Path) -> list[Finding]:
+    """IM006 for each side of the calibration sheet (written at ``calibration``) whose instructions do not fit its margins."""
+    out: list[Finding] = []
+    for side in ("front", "back"):
+        left_over = plan_notes(grid, side, font).left_over
+        if left_over:
+            out.append(NOTES_CUT.finding(
+                f"the {side} of the {grid.spec.name} calibration sheet has no room for the end of its instructions: "
+                f"{left_over[:60]}{' …' if len(left_over) > 60 else ''}", Location(str(calibration)),
+                "widen the sheet margin or choose a larger sheet; the README explains how to read the sheet"))
+    return out
+
+
 def scale_ticks(cx: float, cy: float, reach_mm: int = SCALE_MM) -> list[marks.Segment]:
     """The ticks of the back's scale round a cross-hair centre ``(cx, cy)`` (pt), one every mm to ±``reach_mm``.
 
@@ -326,9 +353,8 @@ def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "") 
     for side in ("front", "back"):
         canvas.setTrimBox((0, 0, grid.width, grid.height))
         canvas.setBleedBox((0, 0, grid.width, grid.height))
-        bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
-        trims = [grid.trim_of(b) for b in bleds]
-        segs = marks.crop_marks(trims, bleds, grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
+        _, trims = grid.bled_and_trimmed(side)
+        segs = marks.side_crop_marks(grid, side)
         for t in trims:
             segs += marks.crosshair(*t.centre, arm)
             if side == "back":

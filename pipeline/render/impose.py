@@ -31,15 +31,13 @@ from pathlib import Path
 from typing import Sequence
 
 from pypdf import PdfReader, PdfWriter, Transformation
-from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.pdfgen.canvas import Canvas
 
 from engine.findings import Finding, Location, Severity
 from engine.registry import declare
 from engine.units import pt_to_mm
 from pipeline.common.files import write_bytes, write_text
 from pipeline.render import marks
-from pipeline.render.calibration import SCALE_MM, plan_notes, write_calibration
+from pipeline.render.calibration import SCALE_MM, notes_cut_findings, write_calibration
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
 from pipeline.render.pdfx import PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
@@ -106,24 +104,8 @@ LARGE_BACK_OFFSET = declare(
     Passes: ``--back-offset 1.5mm,-0.5mm``.
     """,
 )
-NOTES_CUT = declare(
-    "IM006",
-    "calibration-notes-cut",
-    Severity.warning,
-    """The duplex calibration sheet's margins cannot hold all its printed instructions at 6 pt.
-
-    The instructions sit outside the cards (side, top and bottom margins, clear of the
-    marks); what does not fit is left out, so the sheet reads incompletely.
-
-    Fails: a sheet preset with ``margin: 0.1in`` (no lane wide enough for a 6 pt line).
-    Passes: every shipped preset (letter, a4, tabloid, 12x18, sra3).
-    """,
-)
-
 #: Back offset beyond which IM005 warns, mm on either axis: the calibration scale's reach.
 LARGE_OFFSET_MM = float(SCALE_MM)
-
-SIDES = ("front", "back", "braille")
 
 #: Info dates of the sheet PDFs, fixed so the same input gives byte-identical files
 #: (the value reportlab writes in invariant mode).
@@ -208,29 +190,6 @@ def _slug(game_id: str, grid: Grid, side: str, number: int, count: int) -> str:
     return text
 
 
-def _marks_pdf(grid: Grid, side: str, game_id: str, count: int, font: str) -> bytes:
-    """Every sheet's marks for one side (crop marks, registration targets, slug) as reportlab PDF bytes."""
-    spec = grid.spec
-    bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
-    trims = [grid.trim_of(b) for b in bleds]
-    segments = marks.crop_marks(trims, bleds, grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
-    targets = marks.registration_targets(grid, side, spec.registration.radius)
-    buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=spec.slug.size)
-    for n in range(1, count + 1):
-        canvas.setTrimBox((0, 0, grid.width, grid.height))
-        canvas.setBleedBox((0, 0, grid.width, grid.height))
-        marks.draw_segments(canvas, segments, spec.crop_marks.weight)
-        for t in targets:
-            marks.draw_target(canvas, t, spec.registration.weight)
-        text = _slug(game_id, grid, side, n, count)
-        x, y, size = marks.slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap)
-        marks.draw_text(canvas, text, x, y, size, font)
-        canvas.showPage()
-    canvas.save()
-    return buf.getvalue()
-
-
 def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str) -> list[Finding]:
     """Impose ``faces`` (source page index per card, in order) onto sheets for one side and write ``path``.
 
@@ -239,7 +198,7 @@ def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: lis
     the sheets are written as they are and an IM004 finding says why.
     """
     count = grid.sheets_for(len(faces))
-    data = _marks_pdf(grid, side, game_id, count, font)
+    data = marks.marks_pdf(grid, side, [_slug(game_id, grid, side, n, count) for n in range(1, count + 1)], font)
     writer = PdfWriter()
     for n, marks_page in enumerate(PdfReader(io.BytesIO(data)).pages):
         sheet = writer.add_page(marks_page)
@@ -312,6 +271,53 @@ def impose(
 
     spec = get_sheet(sheet_spec) if isinstance(sheet_spec, str) else sheet_spec
     font = face("regular").name
+    fronts, backs, braille = _read_sources(fronts_pdf, backs_pdf, braille_pdf, copies, front_ids, back_ids)
+    first = fronts.boxes[copies[0][0]] if copies else fronts.boxes[0]
+    grid = plan_grid(spec, first.bleed.width, first.bleed.height, first.trim_inset)
+    front_faces = [f for f, _, n in copies for _ in range(n)]
+    back_faces = [b for _, b, n in copies for _ in range(n)]
+
+    findings: list[Finding] = []
+    _check_pages(fronts, first, set(front_faces), findings)
+    if backs is not None:
+        _check_pages(backs, first, set(back_faces), findings)
+    if braille is not None:
+        _check_pages(braille, first, set(front_faces), findings)
+
+    out = Path(out_dir)
+    stem = f"{game_id}-{spec.name}"
+    paths = {side: out / f"{stem}-{side}s.pdf" for side in ("front", "back")} | {"braille": out / f"{stem}-braille.pdf"}
+    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font)
+    if backs is not None:
+        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font)
+    if braille is not None:
+        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font)
+    calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})")
+    findings += _sheet_findings(grid, font, calibration, paths, with_backs=backs is not None)
+
+    placements = tuple(
+        Placement(k // grid.per_sheet + 1, k % grid.per_sheet, front_faces[k], back_faces[k],
+                  grid.front_trim(k % grid.per_sheet), grid.back_trim(k % grid.per_sheet))
+        for k in range(len(front_faces))
+    )
+    result = ImposeResult(
+        sheet=spec.name, orientation=grid.orientation, cols=grid.cols, rows=grid.rows,
+        sheets=grid.sheets_for(len(front_faces)), faces=len(front_faces),
+        fronts=paths["front"], backs=paths["back"] if backs is not None else None,
+        braille=paths["braille"] if braille is not None else None, calibration=calibration,
+        imposition_map=out / f"{stem}-imposition.json", placements=placements, findings=tuple(findings),
+    )
+    write_text(result.imposition_map, json.dumps(imposition_map(result, grid, game_id), indent=1) + "\n")
+    return result
+
+
+def _read_sources(fronts_pdf: str | Path | CardPages, backs_pdf: str | Path | CardPages | None,
+                  braille_pdf: str | Path | CardPages | None, copies: Sequence[tuple[int, int, int]],
+                  front_ids: Sequence[str] | None, back_ids: Sequence[str] | None) -> tuple[CardPages, CardPages | None, CardPages | None]:
+    """The card PDFs read (fronts, backs, braille layer) and checked against each other and ``copies``.
+
+    Raises :class:`ImpositionError` or :class:`StaleCardPdfError` as :func:`impose` documents.
+    """
     fronts = _pages(fronts_pdf, "front")
     backs = _pages(backs_pdf, "back") if backs_pdf is not None else None
     braille = _pages(braille_pdf, "braille") if braille_pdf is not None else None
@@ -334,67 +340,28 @@ def impose(
             raise ImpositionError(f"back page index {b} outside the {len(backs.pages)} pages of {backs.path}")
         if n < 0:
             raise ImpositionError(f"negative copies ({n}) for front page {f}")
+    return fronts, backs, braille
 
-    first = fronts.boxes[copies[0][0]] if copies else fronts.boxes[0]
-    grid = plan_grid(spec, first.bleed.width, first.bleed.height, first.trim_inset)
-    front_faces = [f for f, _, n in copies for _ in range(n)]
-    back_faces = [b for _, b, n in copies for _ in range(n)]
 
-    findings: list[Finding] = []
-    _check_pages(fronts, first, set(front_faces), findings)
-    if backs is not None:
-        _check_pages(backs, first, set(back_faces), findings)
-    if braille is not None:
-        _check_pages(braille, first, set(front_faces), findings)
-
-    out = Path(out_dir)
-    stem = f"{game_id}-{spec.name}"
-    paths = {side: out / f"{stem}-{side}s.pdf" for side in ("front", "back")} | {"braille": out / f"{stem}-braille.pdf"}
-    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font)
-    if backs is not None:
-        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font)
-    if braille is not None:
-        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font)
-    calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})")
-    for side in ("front", "back"):
-        left_over = plan_notes(grid, side, font).left_over
-        if left_over:
-            findings.append(NOTES_CUT.finding(
-                f"the {side} of the {spec.name} calibration sheet has no room for the end of its instructions: "
-                f"{left_over[:60]}{' …' if len(left_over) > 60 else ''}", Location(str(calibration)),
-                "widen the sheet margin or choose a larger sheet; the README explains how to read the sheet"))
+def _sheet_findings(grid: Grid, font: str, calibration: Path, paths: dict[str, Path], with_backs: bool) -> list[Finding]:
+    """IM006 (calibration instructions cut), IM005 (back offset over 5 mm) and IM001 (crop marks cut
+    short by the sheet edge) for the sheets just written to ``paths`` (by side) and ``calibration``."""
+    spec = grid.spec
+    findings = notes_cut_findings(grid, font, calibration)
     dx_mm, dy_mm = pt_to_mm(spec.back_offset.dx), pt_to_mm(spec.back_offset.dy)
     if max(abs(dx_mm), abs(dy_mm)) > LARGE_OFFSET_MM + 1e-9:
         findings.append(LARGE_BACK_OFFSET.finding(
             f"the back offset {dx_mm:+.2f}, {dy_mm:+.2f} mm is larger than {LARGE_OFFSET_MM:g} mm: probably a typo "
-            f"(the calibration scale reads ±{SCALE_MM} mm)", Location(str(paths["back"] if backs is not None else calibration)),
+            f"(the calibration scale reads ±{SCALE_MM} mm)", Location(str(paths["back"] if with_backs else calibration)),
             "check the sign and the unit of --back-offset (mm, not cm); read it again from the calibration sheet"))
-
-    for side in ("front", "back") if backs is not None else ("front",):
-        bleds = [grid.side_bled(side, k) for k in range(grid.per_sheet)]
-        segments = marks.crop_marks([grid.trim_of(b) for b in bleds], bleds, grid.width, grid.height,
-                                    spec.crop_marks.offset, spec.crop_marks.length)
-        shortest = min(s.length for s in segments)
+    for side in ("front", "back") if with_backs else ("front",):
+        shortest = min(s.length for s in marks.side_crop_marks(grid, side))
         if shortest < spec.crop_marks.length - 0.01:
             findings.append(MARK_SHORTENED.finding(
                 f"crop marks on the {side} of {spec.name} sheets run {pt_to_mm(shortest):.1f} mm instead of "
                 f"{pt_to_mm(spec.crop_marks.length):.1f} mm", Location(str(paths[side])),
                 "widen the sheet margin, reduce the back offset or choose a larger sheet"))
-
-    placements = tuple(
-        Placement(k // grid.per_sheet + 1, k % grid.per_sheet, front_faces[k], back_faces[k],
-                  grid.front_trim(k % grid.per_sheet), grid.back_trim(k % grid.per_sheet))
-        for k in range(len(front_faces))
-    )
-    result = ImposeResult(
-        sheet=spec.name, orientation=grid.orientation, cols=grid.cols, rows=grid.rows,
-        sheets=grid.sheets_for(len(front_faces)), faces=len(front_faces),
-        fronts=paths["front"], backs=paths["back"] if backs is not None else None,
-        braille=paths["braille"] if braille is not None else None, calibration=calibration,
-        imposition_map=out / f"{stem}-imposition.json", placements=placements, findings=tuple(findings),
-    )
-    write_text(result.imposition_map, json.dumps(imposition_map(result, grid, game_id), indent=1) + "\n")
-    return result
+    return findings
 
 
 def imposition_map(result: ImposeResult, grid: Grid, game_id: str) -> dict:

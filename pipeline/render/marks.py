@@ -15,13 +15,14 @@ bleed) and runs ``length`` (6 mm) outward, shortened only where the sheet ends.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from reportlab.lib.colors import CMYKColorSep
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from engine.units import mm_to_pt
 from pipeline.render.sheets import Grid, Rect
 
 #: The registration colour: Separation "All" (every plate), full tint.
@@ -85,6 +86,13 @@ def crop_marks(trims: Sequence[Rect], bleeds: Sequence[Rect], sheet_w: float, sh
     return out
 
 
+def side_crop_marks(grid: Grid, side: str) -> list[Segment]:
+    """:func:`crop_marks` of every card on one side of a sheet, at the sheet preset's offset and length."""
+    bleds, trims = grid.bled_and_trimmed(side)
+    spec = grid.spec.crop_marks
+    return crop_marks(trims, bleds, grid.width, grid.height, spec.offset, spec.length)
+
+
 def _middle(items: Sequence[Rect]) -> Rect:
     return items[(len(items) - 1) // 2]
 
@@ -97,8 +105,7 @@ def registration_targets(grid: Grid, side: str, radius: float) -> list[Target]:
     shrunk to leave 1 pt to the edge and the cards; a margin too thin for a 2 pt target
     gets none. ``side`` is ``front``, ``back`` or ``braille`` (backs are mirrored).
     """
-    bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
-    trims = [grid.trim_of(b) for b in bleds]
+    bleds, trims = grid.bled_and_trimmed(side)
     top_edge, left_edge = max(b.y1 for b in bleds), min(b.x0 for b in bleds)
     right_edge = max(b.x1 for b in bleds)
     row_mid = _middle([trims[r * grid.cols] for r in range(grid.rows)]).centre[1]
@@ -123,8 +130,7 @@ def slug_position(grid: Grid, side: str, text_width: float, size: float, gap: fl
     column's crop marks; the type shrinks (never below 4 pt) when the text is wider
     than the column.
     """
-    bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
-    trims = [grid.trim_of(b) for b in bleds]
+    bleds, trims = grid.bled_and_trimmed(side)
     first = min(trims[: grid.cols], key=lambda r: r.x0)
     room = first.width - 2 * gap
     if text_width > room > 0:
@@ -165,18 +171,31 @@ def draw_text(canvas: Canvas, text: str, x: float, y: float, size: float, font: 
     canvas.restoreState()
 
 
-def crosshair(x: float, y: float, arm: float, ticks_mm: int = 0, tick_len: float = 2.0) -> list[Segment]:
-    """A calibration cross-hair at ``(x, y)``: two lines of ``arm`` pt each way.
+def crosshair(x: float, y: float, arm: float) -> list[Segment]:
+    """A calibration cross-hair at ``(x, y)``: a horizontal and a vertical line of ``arm`` pt each way
+    (the back's mm scale is :func:`pipeline.render.calibration.scale_ticks`)."""
+    return [Segment(x - arm, y, x + arm, y), Segment(x, y - arm, x, y + arm)]
 
-    With ``ticks_mm`` > 0, a scale of ticks every millimetre out to ±``ticks_mm`` mm on both
-    lines (every fifth tick twice as long), to read a front/back misregistration in mm.
+
+def marks_pdf(grid: Grid, side: str, slugs: Sequence[str], font: str) -> bytes:
+    """One sheet side's marks (crop marks, registration targets, slug) as reportlab PDF bytes.
+
+    One page of ``grid.width`` × ``grid.height`` pt per slug text, in order, its TrimBox and
+    BleedBox the whole sheet; ``font`` is a registered reportlab font name for the slug.
     """
-    out = [Segment(x - arm, y, x + arm, y), Segment(x, y - arm, x, y + arm)]
-    for k in range(-ticks_mm, ticks_mm + 1):
-        if k == 0:
-            continue
-        d = mm_to_pt(k)
-        t = tick_len * (2 if k % 5 == 0 else 1)
-        out.append(Segment(x + d, y - t / 2, x + d, y + t / 2))
-        out.append(Segment(x - t / 2, y + d, x + t / 2, y + d))
-    return out
+    spec = grid.spec
+    segments = side_crop_marks(grid, side)
+    targets = registration_targets(grid, side, spec.registration.radius)
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=spec.slug.size)
+    for text in slugs:
+        canvas.setTrimBox((0, 0, grid.width, grid.height))
+        canvas.setBleedBox((0, 0, grid.width, grid.height))
+        draw_segments(canvas, segments, spec.crop_marks.weight)
+        for t in targets:
+            draw_target(canvas, t, spec.registration.weight)
+        x, y, size = slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap)
+        draw_text(canvas, text, x, y, size, font)
+        canvas.showPage()
+    canvas.save()
+    return buf.getvalue()

@@ -139,9 +139,6 @@ class Rect:
     def centre(self) -> tuple[float, float]:
         return ((self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2)
 
-    def shifted(self, dx: float, dy: float) -> Rect:
-        return Rect(self.x0 + dx, self.y0 + dy, self.x1 + dx, self.y1 + dy)
-
     def as_list(self, ndigits: int = 3) -> list[float]:
         """``[x0, y0, x1, y1]`` rounded, for JSON."""
         return [round(v, ndigits) + 0.0 for v in (self.x0, self.y0, self.x1, self.y1)]
@@ -225,9 +222,14 @@ class Grid:
         """``front_bled`` for ``front``/``braille``, ``back_bled`` for ``back``."""
         return self.back_bled(slot) if side == "back" else self.front_bled(slot)
 
-    def side_offset(self, side: str) -> tuple[float, float]:
-        """The shift applied to everything on a side: the back offset on the back, else (0, 0)."""
-        return (self.spec.back_offset.dx, self.spec.back_offset.dy) if side == "back" else (0.0, 0.0)
+    def bled_and_trimmed(self, side: str) -> tuple[list[Rect], list[Rect]]:
+        """Every slot's bled and trim rectangle on one side, in slot order: ``(bleds, trims)``, sheet pt.
+
+        ``side`` is ``front``, ``back`` (mirrored for the flip, back offset applied) or ``braille``
+        (the fronts' positions).
+        """
+        bleds = [self.side_bled(side, s) for s in range(self.per_sheet)]
+        return bleds, [self.trim_of(b) for b in bleds]
 
 
 def _fit(span: float, margin: float, card: float, gutter: float) -> int:

@@ -1,0 +1,73 @@
+"""The archive path rule: where a card's page lives inside the card archive.
+
+``archive.card_path`` is a template such as ``cards/{id}.html``; the same relative path is
+the file the archive writes and the URL tail a card's QR code encodes, so it must stay
+inside the archive folder. :func:`path_problem` is that rule, written once: the model
+applies it to the template (DA003), the archive stage to each card's path
+(:func:`page_path`; AR002 in :mod:`pipeline.archive.links`).
+"""
+
+from __future__ import annotations
+
+import string
+from pathlib import PurePosixPath
+
+#: The fields a card path template may name (:meth:`Archive.path_for`).
+CARD_PATH_FIELDS = ("id", "class_id")
+
+
+def card_path_template(value: str) -> str:
+    """``value`` when it is a valid ``archive.card_path`` template, else ValueError.
+
+    The template is a relative path with ``{id}`` (required: one page per card) and
+    optionally ``{class_id}``, each written bare: no attribute or index access
+    (``{id.__class__}``), conversion (``{id!r}``) or format spec (``{id:>9}``). The
+    path must stay inside the archive: no leading ``/`` or backslash, no ``..``, ``.`` or
+    empty segment (a trailing ``/`` names the folder's ``index.html``), and no
+    ``?`` or ``#`` (the page name is also the URL the QR code encodes).
+    """
+    try:
+        parts = list(string.Formatter().parse(value))
+    except ValueError as exc:
+        raise ValueError(f"is not a path template such as 'cards/{{id}}.html' ({exc}; write a literal brace as '{{{{' or '}}}}'), got {value!r}") from None
+    fields = [(name, spec, conv) for _, name, spec, conv in parts if name is not None]
+    for name, spec, conv in fields:
+        shown = "{" + name + (f"!{conv}" if conv else "") + (f":{spec}" if spec else "") + "}"
+        bare = name if name in CARD_PATH_FIELDS else next((f for f in CARD_PATH_FIELDS if name[len(f):len(f) + 1] in (".", "[") and name.startswith(f)), None)
+        if bare is None:
+            raise ValueError(f"may use only {{id}} and {{class_id}}, not {shown}, got {value!r}")
+        if bare != name or spec or conv:
+            raise ValueError(f"may use {{{bare}}} only as it is, not {shown}, got {value!r}")
+    if "id" not in [name for name, _, _ in fields]:
+        raise ValueError(f"must contain {{id}}, or every card shares one archive page, got {value!r}")
+    problem = path_problem("".join(text + ("x" if name is not None else "") for text, name, _, _ in parts))
+    if problem is not None:
+        raise ValueError(f"{problem}, got {value!r}")
+    return value
+
+
+def path_problem(path: str) -> str | None:
+    """Why an archive path (``/``-separated, relative to the archive root) is unsafe, or None when it is safe.
+
+    Unsafe: a leading ``/`` or any backslash (not relative); an empty, ``.`` or ``..`` segment
+    (it would leave the archive or name no file; one trailing ``/`` is allowed and names the
+    folder's ``index.html``); a ``?`` or ``#`` (the path is also the URL tail a QR code
+    encodes, where those start a query or fragment). The reason reads after "the path".
+    """
+    if path.startswith("/") or "\\" in path:
+        return "must be a relative path inside the archive (no leading '/' or '\\')"
+    if any(part in ("", ".", "..") for part in path.removesuffix("/").split("/")):  # "cards/x/" names cards/x/index.html
+        return "must stay inside the archive (no '..', '.' or empty segment)"
+    if "?" in path or "#" in path:
+        return "must not contain '?' or '#' (it names a file and the URL a QR code encodes)"
+    return None
+
+
+def page_path(card_path: str) -> PurePosixPath | None:
+    """The file a card's archive path names, relative to the archive root; None when :func:`path_problem` finds it unsafe.
+
+    ``"cards/x.html"`` → ``cards/x.html``; a path ending in ``/`` names its ``index.html``.
+    """
+    if path_problem(card_path) is not None:
+        return None
+    return PurePosixPath(card_path + "index.html" if card_path.endswith("/") else card_path)

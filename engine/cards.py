@@ -1,0 +1,72 @@
+"""The card models: one unique card face (:class:`Card`) and the shape of ``cards.yaml``."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator, Field, field_validator
+
+from engine.fields import Located, Text, slug
+
+def _to_text(value: object) -> object:
+    """YAML reads ``power: 7`` as an int; power values are kept as text ("7", "?", "x2")."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return str(value)
+    return value
+
+
+class Provenance(str, Enum):
+    """Where a card comes from: named by the rulebook, or supplied by us to make the counts hold."""
+
+    rulebook = "rulebook"
+    provisional = "provisional"
+
+
+class ImageDescription(Located):
+    """The art's description: ``alt`` (short, ≤ 150 characters) and ``long`` (general to specific)."""
+
+    alt: str
+    long: str
+
+
+class Card(Located):
+    """One unique card face (``copies`` says how many are printed).
+
+    ``power`` is text ("7", "?", "E", "x2") or None for cards without one;
+    ``keywords`` are in printed order; ``indicator`` is the Power Crystal A/P mark;
+    ``rules`` is rules text where the card carries it; ``braille_rules`` a shorter
+    form for the braille block when the full text cannot fit the braille box (an
+    empty string leaves rules text out of the braille; the keyword carries it);
+    ``image`` a path to art
+    relative to the game folder; ``ignore`` lists rule codes or names accepted
+    for this card.
+    """
+
+    id: str
+    name: Text
+    class_id: str = Field(alias="class")
+    kind: str
+    power: Annotated[str | None, BeforeValidator(_to_text)] = None
+    keywords: list[str] = Field(default_factory=list)
+    indicator: Literal["A", "P"] | None = None
+    copies: int = Field(default=1, ge=1)
+    rules: str | None = None
+    braille_rules: str | None = None
+    image: str | None = None
+    description: ImageDescription
+    provenance: Provenance
+    ignore: list[str] = Field(default_factory=list)
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        return slug(value, "forest-apprentice")
+
+
+class CardsFile(Located):
+    """The shape of ``cards.yaml``: a list of cards."""
+
+    cards: list[Card]

@@ -1,0 +1,76 @@
+"""The base of every data model (:class:`Located`) and the validated field types it uses.
+
+:class:`Located` remembers where a model came from (file, line, column of the object and of
+each field), so a finding can point at the exact YAML line. The field types here are the
+ones several models share: lengths with units (stored in pt, :mod:`engine.units`), text a
+reader sees, slugs for ids, six-dot braille cells.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PrivateAttr
+
+from engine.findings import Location
+from engine.paths import SLUG
+from engine.units import parse_length
+
+#: A length written with its unit in the data ("3in", "6.2mm"); stored in pt.
+Length = Annotated[float, BeforeValidator(parse_length)]
+
+
+def slug(value: str, example: str) -> str:
+    """``value`` when it is a lowercase slug (``^[a-z0-9]+(-[a-z0-9]+)*$``), else ValueError.
+
+    Ids become file and URL names (``output/<game id>/``, ``cards/<card id>.html``), so
+    a slug keeps them inside their folder: ``../victim`` is refused.
+    """
+    if not SLUG.match(value):
+        raise ValueError(f"expected a lowercase slug such as {example!r}, got {value!r}")
+    return value
+
+
+def _not_blank(value: str) -> str:
+    """``value`` unless it is empty or only spaces (ValueError): a blank name prints as nothing."""
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
+#: Text a reader sees (a name, a title, a summary): never empty or only spaces.
+Text = Annotated[str, AfterValidator(_not_blank)]
+
+
+def braille_cells(value: str, what: str) -> str:
+    """``value`` when it is one or more six-dot Unicode braille cells (U+2800-U+283F), else ValueError.
+
+    The braille stage writes these cells as they are; anything else (``"#"``, an ASCII
+    Braille character, eight-dot cells) has no six-dot cell to emboss.
+    """
+    if not value or not all("\u2800" <= ch <= "\u283f" for ch in value):
+        raise ValueError(f"{what} must be six-dot Unicode braille cells (U+2800-U+283F) such as '⠼', got {value!r}")
+    return value
+
+
+
+class Located(BaseModel):
+    """Base of every data model: forbids unknown keys and keeps source locations.
+
+    The loader fills the private location table after validation; models built in
+    code (tests, synthetic decks) simply have no locations and report ``file`` only.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
+
+    _where: dict[str, Location] = PrivateAttr(default_factory=dict)
+
+    def where(self, field: str | None = None) -> Location:
+        """Location of this object (``field=None``) or of one of its fields.
+
+        Falls back to the object's own location when the field was not written
+        (a default), and to an empty location for objects built in code.
+        """
+        if field is not None and field in self._where:
+            return self._where[field]
+        return self._where.get("", Location())

@@ -1,0 +1,347 @@
+"""The game models: everything in ``game.yaml`` (DESIGN.md §2), from a palette colour to :class:`Game`.
+
+Unknown keys are refused (``extra="forbid"``, :class:`engine.fields.Located`): a typo in a
+key is an error the designer sees, never a value silently ignored.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from enum import Enum
+from typing import Callable, Iterator, Literal
+
+from pydantic import Field, field_validator
+
+from engine.archive_paths import card_path_template
+from engine.cards import Card
+from engine.fields import Length, Located, Text, braille_cells, slug
+
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+class Colour(Located):
+    """One palette colour: CMYK for print, sRGB for screens (proofs, archive).
+
+    ``cmyk`` is four percentages 0–100 (C, M, Y, K); ``srgb`` is ``#rrggbb``.
+    """
+
+    cmyk: tuple[float, float, float, float]
+    srgb: str
+
+    @field_validator("cmyk", mode="before")
+    @classmethod
+    def _four_values(cls, value: object) -> object:
+        if isinstance(value, (list, tuple)) and len(value) != 4:
+            raise ValueError(f"expected 4 values C, M, Y, K (percentages 0-100) such as [0, 0, 0, 100], got {list(value)}")
+        return value
+
+    @field_validator("cmyk")
+    @classmethod
+    def _cmyk_range(cls, value: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        if any(not 0 <= v <= 100 for v in value):
+            raise ValueError(f"CMYK values are percentages 0-100, got {list(value)}")
+        return value
+
+    @field_validator("srgb")
+    @classmethod
+    def _srgb_hex(cls, value: str) -> str:
+        if not _HEX.match(value):
+            raise ValueError(f"expected an sRGB colour as '#rrggbb', got {value!r}")
+        return value.lower()
+
+
+class Palette(Located):
+    """A class palette: the card ground, the text on it, and an accent for emblem and frame."""
+
+    background: Colour
+    text: Colour
+    accent: Colour | None = None
+
+
+class CardClass(Located):
+    """A playable class (or faction, or a separate deck such as Power Crystals).
+
+    ``indicator`` is the print letter whose braille is the first cell of the card's
+    braille block (e.g. "E" for Ember; Apprentice rulebook, "Class Themes and Indicators").
+    ``deck`` names the draw deck the class belongs to ("main" unless set aside).
+    """
+
+    id: str
+    name: Text
+    indicator: str = Field(min_length=1, max_length=1)
+    emblem: str
+    palette: Palette
+    deck: str = "main"
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        return slug(value, "ember")
+
+
+class DieShape(str, Enum):
+    """The outline of one die face (a D12 face is a pentagon, a D4 face a triangle, a D6 face a square)."""
+
+    pentagon = "pentagon"
+    triangle = "triangle"
+    square = "square"
+
+
+class Die(Located):
+    """A print/braille die.
+
+    ``size`` is the die's stated size (e.g. "35mm" for the Apprentice D12);
+    ``faces`` the number of faces; ``encoding`` how a face is written in braille:
+    ``letters`` (a–l without numeric indicator, the rulebooks' private code) or
+    ``ueb-numbers`` (numeric indicator then the digit letter, standard UEB).
+    ``braille_position`` is where the cell sits on the face (Enchant asks for "left").
+    """
+
+    id: str
+    name: Text
+    faces: int = Field(ge=2, le=100)
+    size: Length
+    shape: DieShape
+    encoding: Literal["letters", "ueb-numbers"]
+    braille_position: Literal["below", "left"] = "below"
+    key: str | None = None
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        return slug(value, "d12")
+
+
+class Keyword(Located):
+    """A keyword as printed on cards, with its canonical spelling (ending in "!").
+
+    ``die`` names the die it rolls, if any; ``restricted_to`` lists the card-name
+    words that may carry it (e.g. Chance! only on "Rogue" cards), empty when any
+    card may.
+    """
+
+    name: str
+    summary: Text
+    die: str | None = None
+    restricted_to: list[str] = Field(default_factory=list)
+
+    @field_validator("name")
+    @classmethod
+    def _bang(cls, value: str) -> str:
+        if not value.endswith("!"):
+            raise ValueError(f"a keyword's canonical spelling ends with '!', got {value!r}")
+        return value
+
+
+class PowerScheme(Located):
+    """The power values a game allows and how they are written in braille.
+
+    - ``numbers``: the inclusive numeric range, e.g. ``{min: 1, max: 11}``.
+    - ``symbols``: non-numeric values written after the full cell ⠿ ("?", "E" …).
+    - ``modifiers``: values such as "x2", "+6", "-5" (Claim's potions), translated as UEB text.
+    - ``number_style``: ``ueb`` (10 = ⠼⠁⠚, standard UEB; Enchant rulebook) or
+      ``single-letter`` (10 = ⠼⠚, 11 = ⠼⠅; Apprentice rulebook, "Power Level").
+    - ``number_prefix`` / ``symbol_prefix``: the prefix cells (numeric indicator ⠼, full cell ⠿).
+    - ``text_power_kinds``: card kinds whose "power" is a paragraph of rules text
+      (Claim's artifacts); those cards carry no power value.
+    - ``overrides``: explicit cells for single values, prefix included — the designer's
+      recorded decision where the rulebook's convention makes two values collide
+      (e.g. the Power Crystal expansion's 0 against the core set's single-letter 10).
+    """
+
+    numbers: dict[Literal["min", "max"], int] | None = None
+    symbols: list[str] = Field(default_factory=list)
+    modifiers: list[str] = Field(default_factory=list)
+    number_style: Literal["ueb", "single-letter"] = "ueb"
+    number_prefix: str = "⠼"
+    symbol_prefix: str = "⠿"
+    text_power_kinds: list[str] = Field(default_factory=list)
+    overrides: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("overrides")
+    @classmethod
+    def _cells_only(cls, value: dict[str, str]) -> dict[str, str]:
+        for key, cells in value.items():
+            braille_cells(cells, f"override for {key!r}")
+        return value
+
+    @field_validator("number_prefix", "symbol_prefix")
+    @classmethod
+    def _prefix_cells(cls, value: str) -> str:
+        return braille_cells(value, "a prefix")
+
+    def allowed(self) -> list[str]:
+        """Every allowed power value as text, numbers first then symbols then modifiers."""
+        out: list[str] = []
+        if self.numbers:
+            out += [str(n) for n in range(self.numbers["min"], self.numbers["max"] + 1)]
+        return out + list(self.symbols) + list(self.modifiers)
+
+    def cell_clashes(self, encode: Callable[[str], str]) -> Iterator[tuple[str, str | None, str | ValueError]]:
+        """Encode every allowed value in order; yield the values a braille reader could not tell apart.
+
+        ``encode`` gives a value's Unicode braille cells or raises ValueError (the braille
+        stage's encoder; the engine makes no cells). Yields ``(value, earlier, cells)`` for a
+        value whose cells an earlier allowed value already has, and ``(value, None, error)``
+        for a value ``encode`` refuses. The one scan behind PW002 and the braille stage's
+        ``PowerEncoding.collisions``.
+        """
+        seen: dict[str, str] = {}
+        for value in self.allowed():
+            try:
+                cells = encode(value)
+            except ValueError as exc:
+                yield value, None, exc
+                continue
+            if cells in seen:
+                yield value, seen[cells], cells
+            else:
+                seen[cells] = value
+
+
+class BrailleSettings(Located):
+    """liblouis settings for the game (DESIGN.md §3).
+
+    ``grade`` is 1 or 2 (tables ``en-ueb-g1.ctb`` / ``en-ueb-g2.ctb``); ``name_grade``
+    overrides it for card names (a game may ask for uncontracted names);
+    ``geometry`` names the dot geometry profile (``spec800`` by default).
+    """
+
+    grade: Literal[1, 2] = 2
+    name_grade: Literal[1, 2] | None = None
+    geometry: str = "spec800"
+
+
+class CardSize(Located):
+    """Trim size, orientation and bleed of the cards (3×5 in portrait, 0.125 in bleed)."""
+
+    width: Length
+    height: Length
+    orientation: Literal["portrait", "landscape"] = "portrait"
+    bleed: Length = 9.0
+
+
+class Players(Located):
+    """Inclusive player-count range."""
+
+    min: int = Field(ge=1)
+    max: int = Field(ge=1)
+
+
+class Archive(Located):
+    """Where the card archive lives: the QR of a card encodes ``base_url + card_path``.
+
+    ``card_path`` is a template with ``{id}`` (the card id) and ``{class_id}``;
+    the same relative path is where the archive writes the card's page.
+    """
+
+    base_url: str
+    card_path: str = "cards/{id}.html"
+
+    @field_validator("card_path")
+    @classmethod
+    def _card_path(cls, value: str) -> str:
+        return card_path_template(value)
+
+    @field_validator("base_url")
+    @classmethod
+    def _trailing_slash(cls, value: str) -> str:
+        if not value.startswith(("https://", "http://")):
+            raise ValueError(f"expected an http(s) URL, got {value!r}")
+        return value if value.endswith("/") else value + "/"
+
+    def url_for(self, card: Card) -> str:
+        """The absolute URL a card's QR code encodes."""
+        return self.base_url + self.path_for(card)
+
+    def path_for(self, card: Card) -> str:
+        """The archive page of a card, relative to the base URL."""
+        return self.card_path.format(id=card.id, class_id=card.class_id)
+
+
+class ClassCount(Located):
+    """Composition facts for one class as the rulebook states them."""
+
+    unique: int | None = None
+    copies: int | None = None
+    cards: int | None = None
+
+
+class DeckCount(Located):
+    """A separate draw deck (Power Crystals, Claim's potions): its classes and stated size."""
+
+    classes: list[str]
+    cards: int
+
+
+class Composition(Located):
+    """Composition facts the rulebook states, checked by the engine.
+
+    ``classes`` maps class id → counts; ``total`` is the stated card total;
+    ``deals`` maps a player count → cards each player is dealt or holds;
+    ``decks`` names separate draw decks. ``removes`` (expansions) lists the base
+    game's card ids that the expansion takes out.
+    """
+
+    classes: dict[str, ClassCount] = Field(default_factory=dict)
+    total: int | None = None
+    deals: dict[int, int] = Field(default_factory=dict)
+    decks: dict[str, DeckCount] = Field(default_factory=dict)
+
+
+class KeywordRules(Located):
+    """How keywords combine on one card: at most ``max_per_card``; ``order`` forbids other orders."""
+
+    max_per_card: int = 2
+    order: list[str] = Field(default_factory=list)
+
+
+class Extends(Located):
+    """An expansion's link to its base game: the base folder and the base cards it removes."""
+
+    game: str
+    remove: list[str] = Field(default_factory=list)
+
+
+class Game(Located):
+    """A game: everything in ``game.yaml`` (DESIGN.md §2).
+
+    For an expansion, ``extends`` names the base game; the loader merges the base
+    game's classes, dice and keywords with the expansion's (same id replaces).
+    ``date`` is the edition date of the data (YYYY-MM-DD); it becomes the PEF's
+    ``dc:date``, so embosser files are the same bytes on every machine.
+    """
+
+    id: str
+    title: Text
+    card: CardSize
+    players: Players
+    dice: list[Die] = Field(default_factory=list)
+    classes: list[CardClass]
+    keywords: list[Keyword] = Field(default_factory=list)
+    keyword_rules: KeywordRules = Field(default_factory=KeywordRules)
+    power: PowerScheme
+    braille: BrailleSettings = Field(default_factory=BrailleSettings)
+    archive: Archive
+    composition: Composition = Field(default_factory=Composition)
+    quickstart: str | None = None
+    date: datetime.date | None = None
+    extends: Extends | None = None
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, value: str) -> str:
+        return slug(value, "apprentice")
+
+    def class_by_id(self, class_id: str) -> CardClass | None:
+        """The class with this id, or None."""
+        return next((c for c in self.classes if c.id == class_id), None)
+
+    def die_by_id(self, die_id: str) -> Die | None:
+        """The die with this id, or None."""
+        return next((d for d in self.dice if d.id == die_id), None)
+
+    def keyword(self, name: str) -> Keyword | None:
+        """The keyword with exactly this canonical spelling, or None."""
+        return next((k for k in self.keywords if k.name == name), None)
