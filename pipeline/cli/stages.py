@@ -91,7 +91,7 @@ def render(
     """
     from pipeline.common.files import OutputError
     from pipeline.common.layout import load_layout
-    from pipeline.qr.codes import verify_qr
+    from pipeline.qr.codes import verify_qr as decode_qr  # not the --verify-qr flag's name
     from pipeline.render.deck_pdf import UnknownClassError, render_backs, render_fronts, unknown_class_findings
     from pipeline.render.pdfx import PdfxError
     from pipeline.render.style import LayoutError
@@ -107,7 +107,7 @@ def render(
     if verify_qr:
         layout = load_layout()
         box = layout.qr.to_pdf(layout.trim.height, layout.bleed)
-        findings += verify_qr(fronts.path, [(c.id, deck.game.archive.url_for(c)) for c in deck.cards], box)
+        findings += decode_qr(fronts.path, [(c.id, deck.game.archive.url_for(c)) for c in deck.cards], box)
     out.print(f"wrote {fronts.path} ({len(fronts.pages)} fronts) and {backs.path} ({len(backs.pages)} backs)", markup=False)
     finish_with_findings(deck, findings)
 
