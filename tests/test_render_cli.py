@@ -20,6 +20,18 @@ def test_render_writes_fronts_and_backs_and_verifies_qr(mini_dir, tmp_path):
     assert "QR002" not in result.output
 
 
+def test_render_decodes_qr_only_with_verify_qr(mini_dir, tmp_path, monkeypatch):
+    # Until the CLI split, the qr import shadowed the --verify-qr flag, so every render decoded every QR.
+    import pipeline.qr.codes as codes
+
+    decoded = []
+    monkeypatch.setattr(codes, "verify_qr", lambda pdf, expected, box: decoded.append(len(expected)) or [])
+    assert runner.invoke(app, ["render", str(mini_dir), "--out", str(tmp_path)]).exit_code == 0
+    assert decoded == []
+    assert runner.invoke(app, ["render", str(mini_dir), "--out", str(tmp_path), "--verify-qr"]).exit_code == 0
+    assert decoded == [4]  # the mini game's 4 unique cards, one QR each
+
+
 def test_render_exits_1_on_text_that_does_not_fit(game_copy, tmp_path):
     folder = game_copy("mini")
     cards = folder / "cards.yaml"

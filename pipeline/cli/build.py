@@ -1,0 +1,87 @@
+"""The ``build`` command: every output of one or more games through :mod:`pipeline.build.runner`,
+with a progress bar, one line per game and its findings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from engine.findings import exit_code
+from pipeline.cli.common import back_offset_or_exit, err, exit_on, fail, out, print_summary, split_codes
+
+STATUS_LABELS = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read"}
+"""What the one line per game says for each :class:`~pipeline.build.runner` outcome status."""
+
+
+def _game_dirs_or_exit(game_dirs: list[Path] | None, out_dir: Path, rulebook: Path | None) -> list[str]:
+    """The game folders to build (default: every game in carddata/); exit 2 for an empty ``--out``,
+    no game at all, or a ``--rulebook`` that is unreadable or given with more than one game."""
+    from engine.paths import find_games
+
+    if str(out_dir) in ("", "."):
+        fail("give an output folder with --out (default: output)")
+    dirs = [str(d) for d in (game_dirs or find_games(Path("carddata")))]
+    if not dirs:
+        fail("no game folders given and none found in carddata/")
+    if rulebook is not None and len(dirs) != 1:
+        fail("--rulebook checks one game; give exactly one GAME_DIR with it")
+    if rulebook is not None and not rulebook.is_file():
+        fail(f"cannot read rulebook {rulebook}")
+    return dirs
+
+
+def build(
+    game_dirs: Annotated[Optional[list[Path]], typer.Argument(help="Game folders; default: every game in carddata/.")] = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Output folder (one sub-folder per game).")] = Path("output"),
+    rulebook: Annotated[Optional[Path], typer.Option(help="Also check the data against this rulebook (give one GAME_DIR).")] = None,
+    paper: Annotated[Optional[list[str]], typer.Option(help="Press sheet sizes for imposition: letter, a4, tabloid, 12x18, sra3 (repeatable).")] = None,
+    profile: Annotated[str, typer.Option(help="Embosser profile for BRF/PEF (see templates/embossers/).")] = "card-3x5",
+    spot: Annotated[str, typer.Option(help="Spot colour name of the UV braille layer (RDG_GLOSS for Roland, 'Spot 1' for Arizona).")] = "Braille",
+    back_offset: Annotated[str, typer.Option(help="Shift of the duplex backs as 'dx,dy' with units, read off the calibration sheet (x right, y up as the back is seen).")] = "0mm,0mm",
+    geometry: Annotated[Optional[str], typer.Option(help="Braille dot geometry: spec800, ada-signage, marburg-medium, california (default: the game's).")] = None,
+    strict: Annotated[bool, typer.Option(help="Warnings stop the build and fail it, like errors.")] = False,
+    force: Annotated[bool, typer.Option(help="Write outputs even when error findings stand (recorded in the manifest).")] = False,
+    only: Annotated[Optional[str], typer.Option(help="Run only these stages (comma-separated); their inputs are built too.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List info findings one by one too (default: counted by code).")] = False,
+) -> None:
+    """Build every output for the given games: checks, braille, print PDFs, UV layer, press sheets, BRF/PEF, archive, proofs.
+
+    Errors stop a game before anything is written (unless --force). An unchanged rebuild reuses the previous output.
+
+    Example: [bold]deckpress build carddata/apprentice --paper letter --profile index-everest-d[/bold]
+    """
+    from pipeline.build.outputdir import BuildBusy
+    from pipeline.build.progress import BuildProgress
+    from pipeline.build.runner import run_build
+    from pipeline.build.settings import BuildSettings
+    from pipeline.common.files import OutputError
+
+    dirs = _game_dirs_or_exit(game_dirs, out_dir, rulebook)
+    settings = BuildSettings(
+        back_offset=back_offset_or_exit(back_offset),
+        out_dir=str(out_dir),
+        papers=tuple(split_codes(paper)) or BuildSettings.papers,
+        profile=profile,
+        spot=spot,
+        geometry=geometry,
+        strict=strict,
+        force=force,
+        only=tuple(split_codes([only])) if only else None,
+        rulebook=str(rulebook) if rulebook else None,
+    )
+    with exit_on(BuildBusy, OutputError, ValueError), BuildProgress(dirs, err, enabled=not quiet) as progress:
+        outcomes = run_build(dirs, settings, progress.update)
+    worst = 0
+    for o in outcomes:
+        out.print(f"== {o.game_id}: {STATUS_LABELS[o.status]}; {o.cards} unique cards, {o.copies} printed, {o.provisional} provisional" + (" (forced)" if o.forced else ""), markup=False)
+        print_summary(o.findings, verbose)
+        worst = max(worst, 2 if o.status == "unreadable" else exit_code(o.findings, strict))
+    out.print(f"report: {out_dir / 'report.json'}", markup=False)
+    raise typer.Exit(worst)
+
+
+COMMANDS = {"build": build}
+"""Command name → function, registered on the app by :mod:`pipeline.cli.app`."""

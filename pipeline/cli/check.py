@@ -1,0 +1,82 @@
+"""Commands about the card data itself: ``check`` (the linter), ``rules`` (every finding code)
+and ``schema`` (the JSON Schema of the data files)."""
+
+from __future__ import annotations
+
+import json
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from engine.findings import exit_code
+from engine.registry import RULES
+from pipeline.cli.common import Format, load_or_exit, out, print_findings, print_summary, rulebook_or_exit, selection_or_exit
+
+
+def check(
+    game_dir: Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")],
+    rulebook: Annotated[Optional[Path], typer.Option(help="Rulebook text (plain or Markdown) to check against the data.")] = None,
+    select: Annotated[Optional[list[str]], typer.Option(help="Only these codes, prefixes (BR) or names; repeatable or comma-separated.")] = None,
+    ignore: Annotated[Optional[list[str]], typer.Option(help="Skip these codes, prefixes or names.")] = None,
+    strict: Annotated[bool, typer.Option(help="Warnings fail too (exit 1).")] = False,
+    format: Annotated[Format, typer.Option("--format", help="text for people, json for machines.")] = Format.text,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List info findings one by one (default: counted by code).")] = False,
+) -> None:
+    """Check a game before it is built: schema, composition, keywords, power, braille layout, print fit and contrast, and optionally its rulebook.
+
+    A game that checks clean builds. Example: [bold]deckpress check carddata/apprentice --rulebook ../shared/seeds/000_c4e42988fabe8ac0.txt[/bold]
+    """
+    from pipeline.build.preflight import preflight
+
+    selection = selection_or_exit(select, ignore)
+    deck = load_or_exit(game_dir, format)
+    if rulebook is not None:
+        rulebook_or_exit(rulebook)  # a clear exit 2 for a missing or unreadable file
+    findings = preflight(deck, rulebook, selection)
+    if format is Format.json:
+        print_findings(findings, format)
+    else:
+        print_summary(findings, verbose)
+    raise typer.Exit(exit_code(findings, strict))
+
+
+class SchemaFile(str, Enum):
+    """Which data file's JSON Schema to print."""
+
+    game = "game"
+    cards = "cards"
+
+
+def schema(
+    which: Annotated[Optional[SchemaFile], typer.Argument(help="game or cards: that file's schema alone (what an editor takes); default both, keyed by file name.")] = None,
+) -> None:
+    """Print the JSON Schema of game.yaml and cards.yaml (for editor completion and validation).
+
+    Example: [bold]deckpress schema cards > cards.schema.json[/bold]
+    """
+    from engine.model import CardsFile, Game
+
+    doc = {"game.yaml": Game.model_json_schema(by_alias=True), "cards.yaml": CardsFile.model_json_schema(by_alias=True)}
+    if which is not None:
+        doc = doc[f"{which.value}.yaml"]
+    out.print(json.dumps(doc, indent=2, ensure_ascii=False), markup=False)
+
+
+def rules(format: Annotated[Format, typer.Option("--format")] = Format.text) -> None:
+    """List every finding code with its name, default severity and summary."""
+    import engine.checks  # noqa: F401  (registers the checks)
+    from pipeline.build.stages import import_stage_modules
+
+    import_stage_modules()  # stage modules declare their finding codes
+
+    if format is Format.json:
+        out.print(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity.value, "doc": r.doc} for r in RULES], indent=2), markup=False)
+        return
+    for r in RULES:
+        out.print(f"{r.code}  {r.name:<34} {r.severity.value:<8} {r.summary}", markup=False)
+
+
+COMMANDS = {"check": check, "schema": schema, "rules": rules}
+"""Command name → function, registered on the app by :mod:`pipeline.cli.app` in this order."""

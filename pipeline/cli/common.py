@@ -1,0 +1,179 @@
+"""Helpers shared by every command module: the two consoles, the findings format, printing
+findings, loading a game or exiting, the one-line error exits and the shared option parsers.
+
+Only the CLI prints and chooses exit codes (DESIGN.md §6): 0 clean, 1 error findings (or
+warnings under ``--strict``), 2 could not run. This module imports no command module and not
+the app, so every command module can import it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, Optional
+
+import typer
+from rich.console import Console
+
+from engine.findings import Finding, Severity, exit_code, render_json, render_text
+from engine.registry import Selection, filter_findings
+
+if TYPE_CHECKING:
+    from engine.model import Deck
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+BACK_OFFSET_USAGE = "--back-offset expects 'dx,dy' with units such as '0.5mm,-1mm', got {value!r}"
+
+
+class Format(str, Enum):
+    """Findings output format."""
+
+    text = "text"
+    json = "json"
+
+
+class DebugState:
+    """Whether ``--debug`` was given (set by the app's callback, read by the entry point)."""
+
+    debug = False
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print ``deckpress: <message>`` on stderr as one line and exit with ``code`` (2: could not run)."""
+    err.print(f"deckpress: {message}", markup=False)
+    raise typer.Exit(code)
+
+
+@contextmanager
+def exit_on(*errors: type[BaseException], code: int = 2, message: Callable[[BaseException], object] = str) -> Iterator[None]:
+    """Turn the given exceptions raised in the block into one line ``deckpress: <message(exc)>``
+    on stderr and exit ``code`` (2: could not run; 1 for a data error such as an unknown class).
+
+    Nest two for two exit codes: the innermost catches first. A ``typer.Exit`` raised in the
+    block (an inner exit, :func:`finish_with_findings`) always passes through.
+    """
+    try:
+        yield
+    except typer.Exit:
+        raise
+    except errors as exc:
+        err.print(f"deckpress: {message(exc)}", markup=False)
+        raise typer.Exit(code) from None
+
+
+def _refuse_empty_out(value: Optional[Path]) -> Optional[Path]:
+    """``--out`` as given; exit 2 for an empty value (it would scatter files into the working
+    folder) and for a folder that holds card data or lies inside a game folder."""
+    from pipeline.common.ownership import ForeignOutput, refuse_card_data
+
+    if value is not None and str(value) in ("", "."):
+        fail("give an output folder with --out (or leave --out out for the default)")
+    if value is not None:
+        with exit_on(ForeignOutput):
+            refuse_card_data(value)
+    return value
+
+
+def out_option(help: str):
+    """The ``--out DIR`` option of a stage command (default: None, the command's own folder under
+    output/); an empty value or ``.`` exits 2 while the options are read."""
+    return typer.Option("--out", help=help, callback=_refuse_empty_out)
+
+
+def split_codes(values: list[str] | None) -> tuple[str, ...]:
+    """``--select BR,CP --select KW001`` → ``("BR", "CP", "KW001")``."""
+    return tuple(v.strip() for raw in values or [] for v in raw.split(",") if v.strip())
+
+
+def back_offset_or_exit(value: str) -> tuple[str, str]:
+    """``--back-offset 'dx,dy'`` (``build`` and ``impose``) as its two length texts, each checked
+    by :func:`engine.units.parse_length` (units such as mm, pt, in); exit 2 naming the value when
+    there are not two lengths or one does not parse."""
+    from engine.units import parse_length
+
+    parts = tuple(v.strip() for v in value.split(","))
+    try:
+        if len(parts) != 2:
+            raise ValueError(value)
+        for part in parts:
+            parse_length(part)
+    except ValueError:
+        fail(BACK_OFFSET_USAGE.format(value=value))
+    return parts[0], parts[1]
+
+
+def print_findings(findings: list[Finding], fmt: Format) -> None:
+    """Findings to stdout as text (with a summary line) or JSON."""
+    if fmt is Format.json:
+        out.print(render_json(findings), markup=False)
+    else:
+        out.print(render_text(findings), markup=False)
+
+
+def print_summary(findings: list[Finding], verbose: bool, listing: str = "--verbose") -> None:
+    """Errors and warnings one by one; info findings counted by code unless ``verbose``; a summary
+    line. ``listing`` names what lists the info findings one by one."""
+    shown = findings if verbose else [f for f in findings if f.severity is not Severity.info]
+    out.print(render_text(shown, counted=findings), markup=False)
+    infos = Counter((f.code, f.name) for f in findings if f.severity is Severity.info)
+    if infos and not verbose:
+        listed = ", ".join(f"{code} {name} ×{n}" for (code, name), n in sorted(infos.items()))
+        out.print(f"   info: {listed} ({listing} lists them)", markup=False)
+
+
+def finish_with_findings(deck: Deck, findings) -> NoReturn:
+    """End a stage command: apply the cards' ``ignore:``, print the findings (info counted by
+    code), exit 0 or 1."""
+    shown = filter_findings(list(findings), Selection(), deck)
+    print_summary(shown, verbose=False, listing="deckpress check --verbose")
+    raise typer.Exit(exit_code(shown))
+
+
+def selection_or_exit(select: list[str] | None, ignore: list[str] | None) -> Selection:
+    """``--select``/``--ignore`` as a Selection; exit 2 naming entries that match no rule."""
+    import engine.checks  # noqa: F401  (registers the checks and the loader's codes)
+    from pipeline.build.stages import import_stage_modules
+
+    from engine.registry import closest_rule, unknown_selectors
+
+    chosen, skipped = split_codes(select), split_codes(ignore)
+    import_stage_modules()
+    unknown = unknown_selectors(chosen + skipped)
+    if unknown:
+        guesses = [f"{e} (did you mean {closest_rule(e)}?)" if closest_rule(e) else e for e in unknown]
+        fail(f"no rule matches {', '.join(guesses)}; deckpress rules lists them")
+    return Selection(chosen, skipped)
+
+
+def load_game(game_dir: Path) -> Deck:
+    """:func:`engine.load.load_game`, imported on first use: the data model costs ~0.15 s to import,
+    which an unchanged ``deckpress build`` never needs."""
+    from engine.load import load_game as load
+
+    return load(game_dir)
+
+
+def load_or_exit(game_dir: Path, fmt: Format) -> Deck:
+    """Load a game folder; on bad data print the findings and exit 2 (unreadable) or 1."""
+    from engine.load import DataError
+
+    try:
+        return load_game(game_dir)
+    except DataError as exc:
+        print_findings(exc.findings, fmt)
+        raise typer.Exit(2 if exc.unreadable else 1) from None
+
+
+def rulebook_or_exit(path: Path | None):
+    """Parse ``--rulebook FILE``; exit 2 naming the file when it cannot be read."""
+    if path is None:
+        return None
+    from engine.rulebook import Rulebook
+
+    with exit_on(OSError, message=lambda exc: f"cannot read rulebook {path}: {exc.strerror or exc}"):
+        return Rulebook.read(path)
