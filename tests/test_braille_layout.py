@@ -85,27 +85,28 @@ def test_mini_blocks_in_deck_order_with_box_from_layout(mini):
     assert findings == []
     assert list(blocks) == ["ember-apprentice", "ember-ranger", "forest-apprentice", "fireball"]
     b = blocks["fireball"]
-    assert b.lines == ("⠠⠋", "⠠⠋⠊⠗⠑⠃⠁⠇⠇", "⠠⠗⠁⠇⠇⠽⠖", "⠠⠢⠡⠁⠝⠞⠖", "⠿⠦")
+    assert b.lines == ("⠰⠠⠋", "⠠⠋⠊⠗⠑⠃⠁⠇⠇", "⠠⠗⠁⠇⠇⠽⠖", "⠠⠢⠡⠁⠝⠞⠖", "⠿⠦")
     assert b.line_fields == ("indicator", "name", "keywords", "keywords", "power")
     assert (b.cells_per_line, b.lines_available, b.fits) == (10, 9, True)
     assert b.origin_mm == pytest.approx((6.35, 30.48))  # 0.25 in, 1.2 in from the trim's top-left
     assert b.profile.name == "spec800"
-    assert blocks["forest-apprentice"].lines == ("⠠⠋", "⠠⠿⠑⠌", "⠠⠁⠏⠏⠗⠢⠞⠊⠉⠑", "⠠⠢⠡⠁⠝⠞⠖", "⠼⠁")
+    assert blocks["forest-apprentice"].lines == ("⠰⠠⠋", "⠠⠿⠑⠌", "⠠⠁⠏⠏⠗⠢⠞⠊⠉⠑", "⠠⠢⠡⠁⠝⠞⠖", "⠼⠁")
 
 
 def test_block_dots_are_in_trim_millimetres(mini):
     b = layout_deck(mini, layout=fixed_layout())[0]["ember-apprentice"]
-    first = b.dots()[0]  # ⠠ of ⠠⠑: dot 6 of the first cell
-    assert (first.line, first.cell, first.dot) == (0, 0, 6)
-    assert (first.x, first.y) == pytest.approx((6.35 + 0.72 + 2.34, 30.48 + 0.72 + 4.68), abs=0.01)
+    first = b.dots()[0]  # ⠰ of ⠰⠠⠑: dots 5 and 6 of the first cell
+    assert (first.line, first.cell, first.dot) == (0, 0, 5)
+    assert (first.x, first.y) == pytest.approx((6.35 + 0.72 + 2.34, 30.48 + 0.72 + 2.34), abs=0.01)
     assert len(b.dots()) == sum(bin(ord(c) - 0x2800).count("1") for line in b.lines for c in line)
 
 
-def test_power_crystal_indicator_follows_the_class_indicator(mini_plus_dir):
+def test_power_crystal_indicator_is_last_in_the_power_position(mini_plus_dir):
+    # Print puts A/P in the power position (the "Power Circle", Power Crystal rulebook); braille too.
     deck = load_game(mini_plus_dir)
     b = layout_deck(deck)[0]["crystal-rally"]
-    assert b.lines[0] == "⠠⠉⠀⠠⠁"  # class C, then Active
-    assert b.line_fields[-1] == "rules"
+    assert b.lines[0] == "⠰⠠⠉"  # class C standing alone (⠠⠉ alone reads "Can")
+    assert (b.lines[-1], b.line_fields[-1]) == ("⠠⠁", "power")  # Active: capital a, no indicator needed
 
 
 def test_braille_rules_replace_rules_and_empty_leaves_them_out(mini):
@@ -135,10 +136,10 @@ def test_overflow_is_reported_with_cells_and_lines_never_truncated(mini):
     b = blocks["ember-ranger"]
     assert len(b.lines) == 1 + 2 + 15 + 1 and not b.fits
     assert b.lines[-1] == "⠼⠑"  # nothing dropped: the power is still the last line
-    assert b.cells_needed == 2 + 5 + 6 + 15 * 7 + 2
+    assert b.cells_needed == 3 + 5 + 6 + 15 * 7 + 2
     [f] = findings
     assert (f.code, f.name, f.location.card) == ("BR001", "braille-overflow", "ember-ranger")
-    assert f.message == ("braille of card ember-ranger needs 19 lines (120 cells) but the box holds "
+    assert f.message == ("braille of card ember-ranger needs 19 lines (121 cells) but the box holds "
                          "9 lines of 10 cells (90 cells); it overflows in the rules")
     assert len(b.dots()) == sum(bin(ord(c) - 0x2800).count("1") for line in b.lines[:9] for c in line)
 
@@ -199,8 +200,9 @@ def test_every_shipped_card_has_its_block():
         for card in deck.cards:
             b = blocks[card.id]
             assert all(is_six_dot(line) and 0 < len(line) <= b.cells_per_line for line in b.lines), card.id
-            indicator = translate(deck.game.class_by_id(card.class_id).indicator, 1)
-            assert b.lines[0].startswith(indicator), card.id
+            indicator = translate(deck.game.class_by_id(card.class_id).indicator, 2)
+            assert b.lines[0] == indicator, card.id
+            assert not [f for f in findings if f.code in ("BR007", "BR008")], [f.render() for f in findings]
             if card.power is not None and card.id not in powerless:
                 assert b.lines[-1] == power.encode(card.power), card.id
             assert b.fits or card.id in overflowing, card.id

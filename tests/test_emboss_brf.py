@@ -19,16 +19,17 @@ from pipeline.emboss.write import write_embosser_files
 
 # Golden BRF of the mini fixture, card layout on card-3x5: one card per page, CR LF after
 # every line, a form feed after every page. Checked by hand once against the UEB chart
-# (Braille ASCII letter = dots): ",E" capital sign (6) + e = class indicator E (Ember);
+# (Braille ASCII letter = dots): ";,E" grade 1 symbol indicator (56) + capital sign (6) + e =
+# class indicator E (Ember) standing alone (UEB §5.7: ",E" alone reads "Every");
 # ",EMB]" Ember with the er groupsign "]" (12456); ",APPR5TICE" Apprentice with the en
 # groupsign "5" (26); ",5*ANT6" Enchant! = en "5", ch "*" (16), a n t, "!" "6" (235);
 # "#A" numeric indicator + a = power 1; ",RANG]" Ranger; "#E" = 5; ",=E/" Forest = for
 # "=" (123456), e, st "/" (34); ",RALLY6" Rally!; "=8" full cell + "?" (236) = power "?".
 MINI_CARD_BRF = (
-    b",E\r\n,EMB]\r\n,APPR5TICE\r\n,5*ANT6\r\n#A\r\n\x0c"
-    b",E\r\n,EMB]\r\n,RANG]\r\n#E\r\n\x0c"
-    b",F\r\n,=E/\r\n,APPR5TICE\r\n,5*ANT6\r\n#A\r\n\x0c"
-    b",F\r\n,FIREBALL\r\n,RALLY6\r\n,5*ANT6\r\n=8\r\n\x0c"
+    b";,E\r\n,EMB]\r\n,APPR5TICE\r\n,5*ANT6\r\n#A\r\n\x0c"
+    b";,E\r\n,EMB]\r\n,RANG]\r\n#E\r\n\x0c"
+    b";,F\r\n,=E/\r\n,APPR5TICE\r\n,5*ANT6\r\n#A\r\n\x0c"
+    b";,F\r\n,FIREBALL\r\n,RALLY6\r\n,5*ANT6\r\n=8\r\n\x0c"
 )
 
 
@@ -60,13 +61,13 @@ def test_sidecar_records_table_grade_format_and_card_order(mini, tmp_path):
 # last cell (no trailing spaces). A blank line, then row 2: fireball alone, at cell 1. Every card's
 # cells are those of MINI_CARD_BRF above (the test below cuts the columns apart and compares).
 MINI_SHEET_BRF = (
-    b",E          ,E          ,F\r\n"
+    b";,E         ;,E         ;,F\r\n"
     b",EMB]       ,EMB]       ,=E/\r\n"
     b",APPR5TICE  ,RANG]      ,APPR5TICE\r\n"
     b",5*ANT6     #E          ,5*ANT6\r\n"
     b"#A                      #A\r\n"
     b"\r\n"
-    b",F\r\n,FIREBALL\r\n,RALLY6\r\n,5*ANT6\r\n=8\r\n\x0c"
+    b";,F\r\n,FIREBALL\r\n,RALLY6\r\n,5*ANT6\r\n=8\r\n\x0c"
 )
 
 
@@ -237,7 +238,7 @@ def test_block_taller_than_the_profile_is_a_finding_not_a_corrupt_page(mini, tmp
     assert [(f.code, f.location.card) for f in result.findings] == [("EM001", "ember-ranger")]
     assert "needs 12 lines" in result.findings[0].message and "has 11 per page" in result.findings[0].message
     data = (tmp_path / "mini-card-3x5-card.brf").read_bytes()
-    assert data == MINI_CARD_BRF.replace(b",E\r\n,EMB]\r\n,RANG]\r\n#E\r\n\x0c", b"")
+    assert data == MINI_CARD_BRF.replace(b";,E\r\n,EMB]\r\n,RANG]\r\n#E\r\n\x0c", b"")
     assert check_brf(data, 10, 11) == []
     side = json.loads((tmp_path / "mini-card-3x5-card.brf.json").read_text())
     assert side["omitted"] == ["ember-ranger"] and "ember-ranger" not in side["card_order"]

@@ -38,7 +38,7 @@ def test_golden_structure(mini):
     assert dict(volume.attrib) == {"cols": "10", "rows": "11", "rowgap": "0", "duplex": "false"}
     pages = read_pef(GOLDEN)
     assert len(pages) == 4
-    assert pages[3] == ["⠠⠋", "⠠⠋⠊⠗⠑⠃⠁⠇⠇", "⠠⠗⠁⠇⠇⠽⠖", "⠠⠢⠡⠁⠝⠞⠖", "⠿⠦"]
+    assert pages[3] == ["⠰⠠⠋", "⠠⠋⠊⠗⠑⠃⠁⠇⠇", "⠠⠗⠁⠇⠇⠽⠖", "⠠⠢⠡⠁⠝⠞⠖", "⠿⠦"]
     assert all("\u2800" <= ch <= "\u283f" for page in pages for row in page for ch in row)
 
 
@@ -76,9 +76,9 @@ def test_sheet_pef_puts_cards_side_by_side_with_a_blank_line_between_rows(mini, 
     assert text.count("<row/>") == 1 and text.count("<page>") == 1
     assert 'cols="40" rows="25"' in text
     [page] = read_pef(path)
-    assert page[0] == "⠠⠑" + "⠀" * 10 + "⠠⠑" + "⠀" * 10 + "⠠⠋"  # cards at cells 1, 13, 25
+    assert page[0] == "⠰⠠⠑" + "⠀" * 9 + "⠰⠠⠑" + "⠀" * 9 + "⠰⠠⠋"  # cards at cells 1, 13, 25
     assert page[4] == "⠼⠁" + "⠀" * 22 + "⠼⠁"  # ember-ranger (4 lines) leaves its column blank
-    assert page[5:7] == ["", "⠠⠋"] and len(page) == 11
+    assert page[5:7] == ["", "⠰⠠⠋"] and len(page) == 11
     assert not any(row.endswith("⠀") for row in page) and validate_pef(path) == []
 
 
