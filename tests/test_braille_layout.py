@@ -63,7 +63,8 @@ def test_over_long_word_is_hyphenated_and_reported():
 
 def test_hyphenation_never_ends_a_line_with_a_numeric_indicator():
     lines, _ = wrap(["⠁⠃⠉⠙⠑⠋⠛⠓⠼⠁⠃"], 10)
-    assert lines == ["⠁⠃⠉⠙⠑⠋⠛⠓⠤", "⠼⠁⠃"]
+    assert len(lines) == 2 and lines[0].endswith("⠤") and not lines[0].endswith("⠼⠤")
+    assert "".join(lines).replace("⠤", "") == "⠁⠃⠉⠙⠑⠋⠛⠓⠼⠁⠃"
 
 
 def test_wrap_refuses_tiny_widths():
@@ -120,8 +121,9 @@ def test_name_grade_applies_to_names_only(mini):
     deck = mini.model_copy(update={"game": mini.game.model_copy(update={"braille": mini.game.braille.model_copy(update={"name_grade": 1})})})
     blocks, findings = layout_deck(deck)
     b = blocks["forest-apprentice"]
-    # Uncontracted "Apprentice" is 11 cells: longer than a line, so it is divided and reported.
-    assert b.lines[1:4] == ("⠠⠋⠕⠗⠑⠎⠞", "⠠⠁⠏⠏⠗⠑⠝⠞⠊⠤", "⠉⠑")
+    # Uncontracted "Apprentice" is 11 cells: longer than a line, so it is divided (at the
+    # hyph_en_US point appren-tice) and reported.
+    assert b.lines[1:4] == ("⠠⠋⠕⠗⠑⠎⠞", "⠠⠁⠏⠏⠗⠑⠝⠤", "⠞⠊⠉⠑")
     assert b.lines[4] == "⠠⠢⠡⠁⠝⠞⠖"  # the keyword stays grade 2
     assert [(f.code, f.location.card) for f in findings] == [("BR003", "ember-apprentice"), ("BR003", "forest-apprentice")]
 
@@ -206,3 +208,14 @@ def test_every_shipped_card_has_its_block():
             if card.power is not None and card.id not in powerless:
                 assert b.lines[-1] == power.encode(card.power), card.id
             assert b.fits or card.id in overflowing, card.id
+
+
+def test_class_indicator_capital_only_when_the_game_asks_and_the_key_says_so(mini):
+    from pipeline.braille.fields import indicator_note
+
+    braille = mini.game.braille.model_copy(update={"class_indicator": "capital-only"})
+    deck = mini.model_copy(update={"game": mini.game.model_copy(update={"braille": braille})})
+    blocks, findings = layout_deck(deck)
+    assert findings == [] and blocks["ember-apprentice"].lines[0] == "⠠⠑"  # as the data asks
+    assert "without the grade 1 symbol indicator" in indicator_note(braille)
+    assert layout_deck(mini)[0]["ember-apprentice"].lines[0] == "⠰⠠⠑"  # UEB §5.7 by default

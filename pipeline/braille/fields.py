@@ -89,11 +89,12 @@ CONTROL_CHARACTER = declare(
 
 @dataclass(frozen=True)
 class Field:
-    """One field of the block: its name, its phrases of cells (wrapped together) and its source."""
+    """One field of the block: its name, its phrases of cells (wrapped together), its source and UEB grade."""
 
     name: str
     phrases: list[str]
     location: Location
+    grade: int = 2
 
 
 def standalone_letter(letter: str, braille: BrailleSettings) -> str:
@@ -152,16 +153,16 @@ def card_fields(card: Card, game: Game, power: PowerEncoding, findings: list[Fin
             out.append(Field("indicator", [mark], at("class_id")))
     name = tr.cells("name", card.name, name_grade, at("name"))
     if name:
-        out.append(Field("name", [name], at("name")))
+        out.append(Field("name", [name], at("name"), name_grade))
     keywords = [k for k in (tr.cells("keyword", kw, grade, at("keywords")) for kw in card.keywords) if k]
     if keywords:
-        out.append(Field("keywords", keywords, at("keywords")))
+        out.append(Field("keywords", keywords, at("keywords"), grade))
     rules_field = "braille_rules" if card.braille_rules is not None else "rules"
     rules_text = card.braille_rules if card.braille_rules is not None else card.rules
     if rules_text and rules_text.strip():
         rules = tr.cells("rules text", rules_text, grade, at(rules_field))
         if rules:
-            out.append(Field("rules", [rules], at(rules_field)))
+            out.append(Field("rules", [rules], at(rules_field), grade))
     last: list[str] = []
     if card.power is not None:
         try:

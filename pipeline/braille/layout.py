@@ -17,7 +17,9 @@ Block content, top to bottom (DESIGN.md §3; Apprentice and Enchant rulebooks, "
 Every field starts on a new line. Lines break only at blank cells, so a word and a
 numeric indicator with its digits stay together and a line exactly full stays one line.
 A single word longer than a line (rare at 10 cells) is divided with the UEB hyphen ⠤ at
-the end of the line, never after an indicator cell, and reported (BR003).
+the end of the line (:mod:`pipeline.braille.divide`: at a hyphenation point of liblouis's
+patterns, never beside an apostrophe or after an indicator cell, a divided number repeating
+⠼) and reported (BR003).
 Overflow — more lines than the box holds — is reported (BR001) with the cells and lines
 needed and available; the block keeps every line (``fits`` is False), it is never
 truncated silently. Renderers draw ``lines[:lines_available]``.
@@ -33,6 +35,7 @@ from engine.model import Card, Deck, Game
 from engine.registry import declare
 from pipeline.braille.cells import BLANK
 from pipeline.braille.geometry import PROFILES, Dot, GeometryProfile, capacity, dot_centres, get_profile
+from pipeline.braille.divide import divide
 from pipeline.braille.fields import Field, card_fields
 from pipeline.braille.power import PowerEncoding
 from pipeline.common.layout import CardLayout, load_layout
@@ -57,7 +60,7 @@ WORD_SPLIT = declare(
     Severity.warning,
     """A single braille word is longer than a line of the braille box and was divided with a hyphen.
 
-    Fails: a 12-cell word in a 10-cell line (divided as 9 cells + ⠤, then 3 cells).
+    Fails: "Enchantresses" (12 cells) in a 10-cell line, divided at a hyphenation point as ⠠⠢⠡⠁⠝⠞⠗⠑⠎⠤ / ⠎⠑⠎.
     Passes: every word at most 10 cells, e.g. "Apprentice" (⠠⠁⠏⠏⠗⠢⠞⠊⠉⠑, exactly 10 cells).
     """,
 )
@@ -73,9 +76,6 @@ UNKNOWN_PROFILE = declare(
     Passes: ``braille: {geometry: spec800}`` (or ada-signage, marburg-medium, california).
     """,
 )
-_HYPHEN = "\u2824"  # ⠤ dots 36, UEB hyphen (UEB Rules 2013 §7, punctuation)
-#: Cells that must not end a line: they modify the cell after them (UEB Rules 2013 §3, §5, §6, §8).
-_PREFIX_CELLS = frozenset("\u283c\u2820\u2830\u2810\u2818\u2828\u2838\u2808")  # ⠼ ⠠ ⠰ ⠐ ⠘ ⠨ ⠸ ⠈
 #: Minimum cells per line: a hyphenated piece needs at least one cell plus ⠤.
 MIN_CELLS_PER_LINE = 3
 
@@ -118,24 +118,13 @@ class BrailleBoxTooSmall(ValueError):
     """The layout's braille box holds fewer than :data:`MIN_CELLS_PER_LINE` cells per line or no line."""
 
 
-def _hyphenate(word: str, width: int) -> list[str]:
-    """Divide one over-long word into pieces of at most ``width`` cells, each but the last ending in ⠤."""
-    pieces: list[str] = []
-    while len(word) > width:
-        cut = width - 1
-        while cut > 1 and word[cut - 1] in _PREFIX_CELLS:
-            cut -= 1
-        pieces.append(word[:cut] + _HYPHEN)
-        word = word[cut:]
-    return pieces + [word]
-
-
-def wrap(phrases: list[str], width: int) -> tuple[list[str], list[str]]:
+def wrap(phrases: list[str], width: int, grade: int = 2) -> tuple[list[str], list[str]]:
     """Word-wrap phrases of cells into lines of at most ``width`` cells.
 
     A phrase (a word, or a keyword of several words) is kept whole on one line when it
     fits a line; longer phrases break at their blank cells; a single word longer than a
-    line is hyphenated. Lines never start or end with a blank cell. Returns
+    line is divided by :func:`pipeline.braille.divide.divide` (liblouis hyphenation patterns
+    at ``grade``, never at an apostrophe, ⠼ repeated in a divided number). Lines never start or end with a blank cell. Returns
     ``(lines, divided_words)``. Raises ValueError when ``width < MIN_CELLS_PER_LINE``.
     """
     if width < MIN_CELLS_PER_LINE:
@@ -149,9 +138,9 @@ def wrap(phrases: list[str], width: int) -> tuple[list[str], list[str]]:
         if len(phrase) > width:
             words = [w for w in phrase.split(BLANK) if w]
             if len(words) > 1:
-                sub, more = wrap(words, width)
+                sub, more = wrap(words, width, grade)
             else:
-                sub, more = _hyphenate(phrase, width), [phrase]
+                sub, more = divide(phrase, width, grade), [phrase]
             divided += more
             if current:
                 lines.append(current)
@@ -175,7 +164,7 @@ def _block(card: Card, game: Game, power: PowerEncoding, cpl: int, lines_availab
     line_fields: list[str] = []
     overflow_field: Field | None = None
     for field in card_fields(card, game, power, findings):
-        wrapped, divided = wrap(field.phrases, cpl)
+        wrapped, divided = wrap(field.phrases, cpl, field.grade)
         for word in divided:
             findings.append(WORD_SPLIT.finding(
                 f"{field.name} of card {card.id}: the word {word} is {len(word)} cells, longer than a line of {cpl} cells; divided with a hyphen",

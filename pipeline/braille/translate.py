@@ -200,3 +200,24 @@ def back_translate(cells: str, grade: int = 2) -> str:
     tables = _check_grade(grade)
     with _LOUIS_LOCK:
         return louis.backTranslateString(tables, cells)
+
+
+#: liblouis's English hyphenation patterns (liblouis-data ships them as tables).
+HYPHENATION_TABLE = "hyph_en_US.dic"
+
+
+@lru_cache(maxsize=16384)
+def hyphenation_points(cells: str, grade: int = 2) -> frozenset[int]:
+    """Indexes ``i`` of a braille word (Unicode cells) where liblouis's hyphenation patterns allow a
+    division before cell ``i`` (``louis.hyphenate`` in braille mode with :data:`HYPHENATION_TABLE`).
+
+    ``hyphenation_points("⠠⠍⠁⠛⠊⠉⠊⠁⠝⠄⠎") == {3, 5}`` (Ma-gi-cian's). Empty when liblouis has no
+    pattern for the word or cannot hyphenate it. Raises ValueError for a grade other than 1 or 2.
+    """
+    tables = _check_grade(grade) + [HYPHENATION_TABLE]
+    try:
+        with _LOUIS_LOCK:
+            marks = louis.hyphenate(tables, cells, mode=1)
+    except RuntimeError:  # no patterns for this word, or the table is missing
+        return frozenset()
+    return frozenset(i for i, mark in enumerate(marks) if mark == "1" and 0 < i < len(cells))
