@@ -37,7 +37,8 @@ def emboss(
     format: Annotated[EmbossFileFormat, typer.Option("--format", help="brf, pef or both.")] = EmbossFileFormat.both,
     layout: Annotated[EmbossLayout, typer.Option(help="card: one card per page; sheet: several cards per page, cut apart.")] = EmbossLayout.card,
     out_dir: Annotated[Optional[Path], typer.Option("--out", help="Output folder (default output/<game>/emboss).")] = None,
-    copies: Annotated[bool, typer.Option(help="Emboss every printed copy, not one page per unique card.")] = False,
+    copies: Annotated[bool, typer.Option(help="Emboss every printed copy on sheets too (the card layout always does, unless --unique).")] = False,
+    unique: Annotated[bool, typer.Option("--unique", help="One page per unique card, not one per physical card.")] = False,
     interpoint: Annotated[bool, typer.Option(help="Both sides of the paper (sheet layout, profiles that offer it).")] = False,
 ) -> None:
     """Write BRF (with its JSON sidecar) and PEF embosser files of a game's card braille.
@@ -55,7 +56,8 @@ def emboss(
     formats = FORMATS if format is EmbossFileFormat.both else (format.value,)
     target = out_dir or Path("output") / deck.game.id / "emboss"
     try:
-        result = write_embosser_files(deck, blocks, target, profile, layout.value, formats, copies=copies, interpoint=interpoint)
+        expand = False if unique else (True if copies else None)  # None: the layout's default
+        result = write_embosser_files(deck, blocks, target, profile, layout.value, formats, copies=expand, interpoint=interpoint)
     except (EmbossError, OutputError) as exc:
         err.print(f"deckpress: {exc}", markup=False)
         raise typer.Exit(2) from None
