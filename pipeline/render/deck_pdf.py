@@ -26,6 +26,7 @@ from pipeline.render import fonts
 from pipeline.render.card import (IMAGE_UNREADABLE, PLACEHOLDER_ART, Sheet, art_box, draw_back, draw_front,
                                   prints_placeholder_art)
 from pipeline.render.contrast import palette_findings
+from pipeline.render.names import with_deck_name_sizes
 from pipeline.render.pdfx import finish
 from pipeline.render.style import LayoutError, design_for
 
@@ -163,7 +164,7 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
     left under ``path`` then). A card whose class is not in the game raises
     :class:`UnknownClassError` naming the card and its file:line (CP008 normally stops such data first).
     """
-    sheet = _sheet(deck, layout)
+    sheet = with_deck_name_sizes(_sheet(deck, layout), deck.cards)  # one name size per face, deck-wide
     game = deck.game
     buffer = io.BytesIO()
     canvas = _canvas(buffer, sheet, f"{game.title}: card fronts")
