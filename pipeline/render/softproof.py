@@ -39,15 +39,12 @@ def _rgb(cmyk: tuple[float, float, float, float], target: PrintTarget) -> list[f
 
 
 def _instructions(stream_owner, target: PrintTarget) -> list:
-    out = []
-    for operands, op in pikepdf.parse_content_stream(stream_owner):
-        name = str(op)
-        if name in _RGB_OPS:
-            values = [float(v) for v in operands]
+    out = pikepdf.parse_content_stream(stream_owner)
+    for i, instruction in enumerate(out):
+        if isinstance(instruction, pikepdf.ContentStreamInstruction) and (name := str(instruction.operator)) in _RGB_OPS:
+            values = [float(v) for v in instruction.operands]
             cmyk = tuple(values) if name in "kK" else (0.0, 0.0, 0.0, 1.0 - values[0])
-            out.append(pikepdf.ContentStreamInstruction(_rgb(cmyk, target), pikepdf.Operator(_RGB_OPS[name])))
-        else:
-            out.append(pikepdf.ContentStreamInstruction(operands, op))
+            out[i] = pikepdf.ContentStreamInstruction(_rgb(cmyk, target), pikepdf.Operator(_RGB_OPS[name]))
     return out
 
 
