@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 APT_PACKAGES := liblouis20 liblouis-data python3-louis python3-venv ghostscript icc-profiles-free argyll
 # ICC profiles of the printing targets, built from Debian's characterisation data at setup
 # (scripts/build-icc.sh; generated, not committed).
-ICC_PROFILES := templates/targets/icc/FOGRA39L.icc
+ICC_PROFILES := templates/targets/icc/FOGRA39L.icc templates/targets/icc/TR006.icc templates/targets/icc/TR003.icc
 STAMP := $(VENV)/.deckpress-installed
 
 .PHONY: build test bench setup clean a11y-setup
@@ -16,7 +16,7 @@ STAMP := $(VENV)/.deckpress-installed
 setup: $(STAMP) $(ICC_PROFILES)
 
 templates/targets/icc/%.icc: scripts/build-icc.sh | $(STAMP)
-	@scripts/build-icc.sh $* $@
+	@scripts/build-icc.sh $* $@ $$(sed -n 's/^ink_limit: *//p' $$(grep -l '^characterisation: $*$$' templates/targets/*.yaml))
 
 $(STAMP): pyproject.toml scripts/ensure-system.sh scripts/link-louis.sh
 	@scripts/ensure-system.sh $(APT_PACKAGES)

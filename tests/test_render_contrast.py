@@ -55,17 +55,19 @@ def test_srgb_wcag_reference_values():
 PATCHES = [(0, 0, 0, 0), (100, 0, 0, 0), (0, 70, 100, 40), (0, 0, 0, 100), (100, 100, 100, 100)]
 
 
+@pytest.mark.parametrize("name", ["fogra39", "gracol", "swop"])
 @pytest.mark.parametrize("cmyk", PATCHES)
-def test_profile_reproduces_fogra39_measurements_within_2_percent(cmyk):
-    target = load_target("fogra39")
+def test_profile_reproduces_the_measurements_within_2_percent(cmyk, name):
+    """Each target's profile against its own characterisation data (FOGRA39L, CGATS TR 006, TR 003)."""
+    target = load_target(name)
     x, y, z, light, a, b = _ti3_patches(target.data_path)[tuple(float(v) for v in cmyk)]
     paper_y = _ti3_patches(target.data_path)[(0.0, 0.0, 0.0, 0.0)][1]
-    got = printed_lab(cmyk)
+    got = printed_lab(cmyk, target)
     assert got[0] == pytest.approx(light, abs=1.0) and got[1] == pytest.approx(a, abs=1.5) and got[2] == pytest.approx(b, abs=1.5)
     # The luminance term WCAG divides (Y + 0.05), from the measured XYZ_Y over the paper's, within 2 %.
-    assert printed_luminance(cmyk) + 0.05 == pytest.approx(y / paper_y + 0.05, rel=0.02)
+    assert printed_luminance(cmyk, target) + 0.05 == pytest.approx(y / paper_y + 0.05, rel=0.02)
     # and so the contrast of the patch against bare paper
-    assert printed_contrast(cmyk, (0, 0, 0, 0)) == pytest.approx(1.05 / (y / paper_y + 0.05), rel=0.02)
+    assert printed_contrast(cmyk, (0, 0, 0, 0), target) == pytest.approx(1.05 / (y / paper_y + 0.05), rel=0.02)
 
 
 def test_soft_proof_matches_ghostscript_rendering_through_the_same_profile(tmp_path):
@@ -225,5 +227,28 @@ def test_soft_proof_image_and_errors(tmp_path):
                           characterisation="NOPE", ink_limit=300)
     with pytest.raises(ColourError, match="run `make setup`"):
         soft_proof_srgb((0, 0, 0, 0), missing)
-    with pytest.raises(TargetError, match="unknown printing target 'offset'; known: fogra39"):
+    with pytest.raises(TargetError, match="unknown printing target 'offset'; known: fogra39, gracol, swop"):
         load_target("offset")
+
+
+def test_targets_as_data_set_the_output_intent_and_the_ink_limit(tmp_path, game_copy):
+    import pikepdf
+
+    from pipeline.render.deck_pdf import render_backs, render_fronts
+    from pipeline.render.pdfx import check_pdfx
+
+    assert [(t.id, t.output_intent.identifier, t.ink_limit) for t in map(load_target, ("fogra39", "gracol", "swop"))] == [
+        ("fogra39", "FOGRA39", 330), ("gracol", "CGATS TR 006", 320), ("swop", "CGATS TR 003", 300)]
+    deck = load_game(GAMES / "mini")
+    for render in (render_fronts, render_backs):
+        result = render(deck, tmp_path / f"{render.__name__}.pdf", target="swop")
+        with pikepdf.open(result.path) as pdf:
+            (intent,) = pdf.Root.OutputIntents
+            assert str(intent.OutputConditionIdentifier) == "CGATS TR 003" and check_pdfx(pdf) == []
+    # 310 % is within FOGRA39's 330 % but over SWOP's 300 %
+    folder = game_copy("mini")
+    _set_ember(folder, '{cmyk: [0, 0, 0, 0], srgb: "#ffffff"}', '{cmyk: [70, 70, 70, 100], srgb: "%s"}' % soft_proof_srgb((70, 70, 70, 100)))
+    game = load_game(folder).game
+    assert [f.code for f in palette_findings(game, "fogra39")] == []
+    (ink,) = [f for f in palette_findings(game, "swop") if f.code == "PR010"]
+    assert ink.message == "class 'ember': background cmyk [70, 70, 70, 100] covers 310 %, over the 300 % ink limit of CGATS TR 003"

@@ -17,6 +17,8 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from pipeline.render.pdfx import OutputCondition
+
 TARGETS = Path(__file__).resolve().parent.parent.parent / "templates" / "targets"
 ICC_DIR = TARGETS / "icc"
 #: Where Debian's icc-profiles-free installs the characterisation data (``.ti3``).
@@ -59,6 +61,12 @@ class PrintTarget(BaseModel):
     def data_path(self) -> Path:
         """The characterisation data (``.ti3``: CMYK patches and their measured XYZ and CIELAB, D50)."""
         return CHARACTERISATION_DIR / f"{self.characterisation}.ti3"
+
+
+def output_condition(target: PrintTarget | str | None = None) -> OutputCondition:
+    """The target's output intent as the :class:`pipeline.render.pdfx.OutputCondition` the PDF/X writer takes."""
+    chosen = target if isinstance(target, PrintTarget) else load_target(target or DEFAULT_TARGET)
+    return OutputCondition(**chosen.output_intent.model_dump())
 
 
 def target_names() -> list[str]:
