@@ -252,3 +252,10 @@ def test_targets_as_data_set_the_output_intent_and_the_ink_limit(tmp_path, game_
     assert [f.code for f in palette_findings(game, "fogra39")] == []
     (ink,) = [f for f in palette_findings(game, "swop") if f.code == "PR010"]
     assert ink.message == "class 'ember': background cmyk [70, 70, 70, 100] covers 310 %, over the 300 % ink limit of CGATS TR 003"
+
+
+def test_the_rule_docs_examples_measure_as_they_say():
+    assert printed_contrast((0, 0, 0, 100), (0, 0, 0, 0)) == pytest.approx(14.15, abs=0.01)
+    assert printed_contrast((0, 0, 0, 0), (0, 73, 89, 38)) == pytest.approx(5.45, abs=0.01)
+    assert delta_e76("#000000", soft_proof_srgb((0, 0, 0, 100))) == pytest.approx(17.5, abs=0.05)
+    assert soft_proof_srgb((0, 73, 89, 56)) == "#874125"

@@ -86,7 +86,7 @@ def lightness_to_y(lightness: float) -> float:
 def printed_luminance(cmyk: tuple[float, float, float, float], target: PrintTarget | str | None = None) -> float:
     """Relative luminance 0–1 of ``cmyk`` as printed: its measured Y over the paper white's Y (paper = 1.0).
 
-    The WCAG 2 relative luminance with the target's paper as the white. FOGRA39: K100 → about 0.023.
+    The WCAG 2 relative luminance with the target's paper as the white. FOGRA39: K100 → about 0.024.
     """
     paper = lightness_to_y(printed_lab((0, 0, 0, 0), target)[0])
     return lightness_to_y(printed_lab(cmyk, target)[0]) / paper

@@ -55,7 +55,7 @@ TEXT_CONTRAST = declare(
 
     Fails: ``text: {srgb: "#767676"}`` on ``background: {srgb: "#ffffff"}`` (4.54:1 on screen).
 
-    Passes: ``text: {cmyk: [0, 0, 0, 100], srgb: "#2b2b2a"}`` on ``background: {cmyk: [0, 0, 0, 0], srgb: "#ffffff"}`` (15.6:1 as printed).
+    Passes: ``text: {cmyk: [0, 0, 0, 100], srgb: "#2b2b2a"}`` on ``background: {cmyk: [0, 0, 0, 0], srgb: "#ffffff"}`` (14.15:1 as printed).
     """,
 )
 CMYK_SRGB_MISMATCH = declare(
@@ -69,9 +69,9 @@ CMYK_SRGB_MISMATCH = declare(
     show; it and the stated ``srgb`` are compared in CIELAB (D65), and a difference ΔE*ab
     (CIE 1976) over 5 is reported.
 
-    Fails: ``text: {cmyk: [0, 0, 0, 100], srgb: "#000000"}`` (K100 prints as #2b2b2a on FOGRA39, ΔE 17.1).
+    Fails: ``text: {cmyk: [0, 0, 0, 100], srgb: "#000000"}`` (K100 prints as #2b2b2a on FOGRA39, ΔE 17.5).
 
-    Passes: ``background: {cmyk: [0, 73, 89, 52], srgb: "#843c20"}`` (its soft proof, ΔE 0).
+    Passes: ``background: {cmyk: [0, 73, 89, 56], srgb: "#874125"}`` (the shipped Ember ground: its soft proof, ΔE 0).
     """,
 )
 
