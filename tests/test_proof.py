@@ -50,10 +50,14 @@ def _blend(over: tuple[int, int, int, int], under: tuple[int, int, int]) -> tupl
     return tuple(round(o * a + u * (1 - a)) for o, u in zip(over[:3], under))
 
 
-def test_dot_overlay_sits_where_the_dot_map_says(built):
+def test_dot_overlay_sits_where_the_dot_map_says(built, tmp_path):
+    from pipeline.render.softproof import soft_proof_pdf
+
     deck, blocks = built["deck"], built["blocks"]
     card = deck.card_by_id("forest-apprentice")
-    raster = render_page(built["fronts"], [c.id for c in deck.cards].index(card.id), dpi=150)
+    # the proof shows the page as FOGRA39 prints it (soft proof), under the overlay
+    soft = soft_proof_pdf(built["fronts"], tmp_path / "soft.pdf")
+    raster = render_page(soft, [c.id for c in deck.cards].index(card.id), dpi=150)
     base = proof_front(raster, deck, card, blocks[card.id], overlay=False)
     with Image.open(built["dir"] / "fronts" / f"{card.id}.png") as im:
         proof = im.convert("RGB")

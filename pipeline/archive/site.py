@@ -6,7 +6,8 @@ Layout of the archive folder (``out_dir``):
   key, keywords, every card by class);
 - one page per card at ``Archive.path_for(card)`` (engine/model.py; ``cards/{id}.html``
   by default), the same relative path the card's QR URL names after the base URL;
-- ``images/<card id>.png``: the card face, rasterised from the print fronts PDF;
+- ``images/<card id>.png``: the card face, rasterised from the print fronts PDF as it will
+  print (soft-proofed through the printing target's profile, :mod:`pipeline.render.softproof`);
 - ``archive.css``: the style sheet (templates/archive/archive.css).
 
 Templates are jinja2 (templates/archive/*.html.j2) with autoescaping on: card data
@@ -37,7 +38,8 @@ from pipeline.braille.dice import encode_die, key_text
 from pipeline.braille.fields import indicator_note, standalone_letter
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import TEMPLATES
-from pipeline.common.raster import png_bytes, render_pages
+from pipeline.common.raster import png_bytes
+from pipeline.render.softproof import soft_proof_pages
 
 if TYPE_CHECKING:
     from pipeline.braille.layout import BrailleBlock
@@ -288,7 +290,7 @@ def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir:
     wanted = {c.id for c in deck.cards}
     faces: dict[str, _Face] = {}
     count = 0
-    for card_id, raster in zip(page_ids, render_pages(fronts_pdf, dpi=dpi, crop_to_trim=True)):
+    for card_id, raster in zip(page_ids, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True)):
         count += 1
         if card_id not in wanted or card_id in faces:
             continue

@@ -27,6 +27,7 @@ from pipeline.render.card import (IMAGE_UNREADABLE, PLACEHOLDER_ART, Sheet, art_
                                   prints_placeholder_art)
 from pipeline.render.contrast import palette_findings
 from pipeline.render.names import with_deck_name_sizes
+from pipeline.render.targets import DEFAULT_TARGET, PrintTarget, load_target, output_condition
 from pipeline.render.pdfx import finish
 from pipeline.render.style import LayoutError, design_for
 
@@ -154,8 +155,12 @@ def _art_root(deck: Deck) -> Path:
     return Path(deck.folder) if deck.folder else Path(".")
 
 
-def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None) -> PrintResult:
+def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None,
+                  target: PrintTarget | str | None = None) -> PrintResult:
     """Write the card fronts of ``deck`` to ``path`` (PDF/X-1a:2003), one page per unique card in deck order.
+
+    ``target`` (a :class:`PrintTarget` or its id, default ``fogra39``) gives the output intent
+    and the printing condition the palette findings measure against.
 
     Raises :class:`NoCardLayout` (a :class:`LayoutError` carrying the PR007 finding) when
     the layout does not match the game's card size, :class:`LayoutError` when it is
@@ -168,7 +173,8 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
     game = deck.game
     buffer = io.BytesIO()
     canvas = _canvas(buffer, sheet, f"{game.title}: card fronts")
-    findings: list[Finding] = list(palette_findings(game))
+    target = target if isinstance(target, PrintTarget) else load_target(target or DEFAULT_TARGET)
+    findings: list[Finding] = list(palette_findings(game, target))
     ids: list[str] = []
     for card in deck.cards:
         cls = game.class_by_id(card.class_id)
@@ -180,7 +186,8 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
         ids.append(card.id)
     findings += _placeholder_count(deck, sheet, findings)
     canvas.save()
-    finish(buffer.getvalue(), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}")
+    finish(buffer.getvalue(), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}",
+           condition=output_condition(target))
     return PrintResult(Path(path), tuple(ids), tuple(findings))
 
 
@@ -205,8 +212,10 @@ def _placeholder_count(deck: Deck, sheet: Sheet, findings: list[Finding]) -> lis
         Location(deck.game.where().file), hint="add image: to the cards when the art is ready")]
 
 
-def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None) -> PrintResult:
-    """Write one back per class of ``deck`` to ``path`` (PDF/X-1a:2003), in the game's class order.
+def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None,
+                 target: PrintTarget | str | None = None) -> PrintResult:
+    """Write one back per class of ``deck`` to ``path`` (PDF/X-1a:2003), in the game's class order,
+    with ``target``'s output intent (default ``fogra39``).
 
     Raises as :func:`render_fronts` does.
     """
@@ -221,5 +230,6 @@ def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None)
         canvas.showPage()
         ids.append(cls.id)
     canvas.save()
-    finish(buffer.getvalue(), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} class backs, {game.id}")
+    finish(buffer.getvalue(), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} class backs, {game.id}",
+           condition=output_condition(target))
     return PrintResult(Path(path), tuple(ids), tuple(findings))
