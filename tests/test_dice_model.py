@@ -114,3 +114,17 @@ def test_files_open_and_previews_are_not_blank(tmp_path):
         assert image.size == (480, 480) and hist[255] < 0.8 * sum(hist) and len([v for v in hist if v]) > 20
     again = write_die_model(D6, tmp_path / "again", SPEC800)
     assert again.model_3mf.read_bytes() == (tmp_path / "die-d6.3mf").read_bytes()  # same bytes on every run
+
+
+def test_readme_previews_are_current(tmp_path, monkeypatch):
+    from conftest import ROOT
+
+    from pipeline.dice.output import write_readme_previews
+
+    monkeypatch.chdir(ROOT)
+    fresh = write_readme_previews(tmp_path)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert [p.name for p in fresh] == ["die-d12.png", "die-d4.png", "die-d6.png"]
+    for p in fresh:
+        assert f"docs/dice/{p.name}" in readme
+        assert p.read_bytes() == (ROOT / "docs" / "dice" / p.name).read_bytes(), "run .venv/bin/python -m pipeline.dice.output"

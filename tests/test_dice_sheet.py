@@ -149,3 +149,11 @@ def test_bad_die_data_is_a_located_finding(game_copy, edit, message):
         load_game(folder)
     found = [f"{f.location.file.split('/')[-1]}:{f.location.line}:{f.location.column}: {f.code} {f.message}" for f in info.value.findings]
     assert len(found) == 1 and found[0].startswith(message), found
+
+
+@pytest.mark.parametrize("die", [D12, D6, SHARD, TETRA], ids=["d12", "d6", "shard", "tetra"])
+def test_reading_frames_are_not_mirrored(die):
+    # Seen from outside with up on top, right is on the reader's right: right × up = the outward normal.
+    for f in solid(die).numbered:
+        assert f.regions and all(np.allclose(np.cross(r.right, r.up), f.normal, atol=1e-6) for r in f.regions)
+        assert np.dot(f.normal, f.centre) > 0  # outward

@@ -25,6 +25,7 @@ from pipeline.braille.geometry import PROFILES, GeometryProfile
 from pipeline.common.files import atomic_path
 from pipeline.dice.model import DieModel, build_model, measure_dots, model_findings
 from pipeline.dice.plan import plan_die
+from pipeline.dice.solids import Solid
 
 PREVIEW_PX = 480  #: preview width and height
 _UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -50,8 +51,10 @@ def write_stl(model: DieModel, path: Path) -> None:
         Path(tmp).write_bytes(model.mesh.export(file_type="stl"))
 
 
-def render_preview(model: DieModel, path: Path, view=(0.55, -0.45, 0.7)) -> Image.Image:
-    """An orthographic shaded view of the model along ``view`` (towards the viewer), PNG of :data:`PREVIEW_PX` square."""
+def render_preview(model: DieModel, solid: Solid, path: Path, view=(0.55, -0.45, 0.7)) -> Image.Image:
+    """An orthographic shaded view of the model along ``view`` (towards the viewer), PNG of
+    :data:`PREVIEW_PX` square. Engraved surfaces (below the solid's face planes) are drawn dark
+    and raised ones (dots, bars) light, so numerals and braille read at thumbnail size."""
     mesh = model.mesh
     z = np.array(view, dtype=float)
     z /= np.linalg.norm(z)
@@ -64,15 +67,18 @@ def render_preview(model: DieModel, path: Path, view=(0.55, -0.45, 0.7)) -> Imag
     xy = (verts[:, :2] - centre) * scale * np.array([1, -1]) + PREVIEW_PX / 2
     normals = mesh.face_normals @ np.column_stack([x, y, z])
     light = np.array([-0.4, 0.5, 0.77])
-    shade = 60 + 180 * np.clip(normals @ (light / np.linalg.norm(light)), 0, 1)
+    shade = 0.35 + 0.65 * np.clip(normals @ (light / np.linalg.norm(light)), 0, 1)
+    planes = np.array([(*f.normal, np.dot(f.normal, f.vertices[0])) for f in solid.faces])
+    centroids = mesh.triangles_center
+    height = (centroids @ planes[:, :3].T - planes[:, 3]).max(axis=1)  # 0 on the surface, < 0 engraved, > 0 raised
+    base = np.where(height[:, None] < -0.05, (70, 80, 110), np.where(height[:, None] > 0.05, (255, 236, 200), (215, 215, 225)))
+    colours = (base * shade[:, None]).astype(int)
     image = Image.new("RGB", (PREVIEW_PX, PREVIEW_PX), (255, 255, 255))
     draw = ImageDraw.Draw(image)
     depth = verts[mesh.faces][:, :, 2].mean(axis=1)
     for i in np.argsort(depth):
-        if normals[i, 2] <= 0:
-            continue  # facing away
-        g = int(shade[i])
-        draw.polygon([tuple(p) for p in xy[mesh.faces[i]]], fill=(g, g, int(g * 0.9 + 20)))
+        if normals[i, 2] > 0:  # facing the viewer
+            draw.polygon([tuple(p) for p in xy[mesh.faces[i]]], fill=tuple(colours[i]))
     with atomic_path(path) as tmp:
         image.save(tmp, format="PNG")
     return image
@@ -100,7 +106,7 @@ def write_die_model(die: Die, out_dir: Path, profile: GeometryProfile) -> DieFil
     base = out_dir / f"die-{die.id}"
     write_3mf(model, base.with_suffix(".3mf"), die.id)
     write_stl(model, base.with_suffix(".stl"))
-    render_preview(model, base.with_suffix(".png"))
+    render_preview(model, solid, base.with_suffix(".png"))
     return DieFiles(die.id, base.with_suffix(".3mf"), base.with_suffix(".stl"), base.with_suffix(".png"), model, tuple(findings))
 
 
@@ -108,3 +114,23 @@ def write_models(deck: Deck, out_dir: str | Path, profile: GeometryProfile | Non
     """One 3MF, STL and preview per die of the game in ``out_dir``; profile defaults to the game's."""
     profile = profile or PROFILES.get(deck.game.braille.geometry, PROFILES["spec800"])
     return [write_die_model(die, Path(out_dir), profile) for die in deck.game.dice]
+
+
+def write_readme_previews(folder: str | Path = "docs/dice") -> list[Path]:
+    """The README's preview of each shipped die (``carddata/*``, spec800), ``<folder>/die-<id>.png``."""
+    from engine.load import load_game
+
+    out: list[Path] = []
+    for game in sorted(Path("carddata").iterdir()):
+        if (game / "game.yaml").is_file():
+            for die in load_game(game).game.dice:
+                path = Path(folder) / f"die-{die.id}.png"
+                if path not in out:
+                    solid, plans, _ = plan_die(die, PROFILES["spec800"])
+                    render_preview(build_model(solid, plans, PROFILES["spec800"]), solid, path)
+                    out.append(path)
+    return out
+
+
+if __name__ == "__main__":  # .venv/bin/python -m pipeline.dice.output: refresh the README's previews
+    print("\n".join(str(p) for p in write_readme_previews()))
