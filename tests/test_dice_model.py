@@ -62,9 +62,14 @@ def test_d12_volume_and_watertight(d12):
     assert model.watertight and model.bodies == 1 and model.genus == 0
 
 
+_BODIES: dict[int, tuple] = {}  # id → (model, its manifold), the model kept so an id is never reused
+
+
 def _sampled_cell(solid, plan, model) -> str:
     """The cell found by casting a ray down onto each of the six dot places of the planned cell."""
-    body = manifold3d.Manifold(manifold3d.Mesh(np.asarray(model.mesh.vertices, dtype=np.float32), np.asarray(model.mesh.faces, dtype=np.uint32)))
+    if _BODIES.get(id(model), (None,))[0] is not model:  # the mesh as written, back into manifold3d for its ray casts
+        _BODIES[id(model)] = (model, manifold3d.Manifold(manifold3d.Mesh(np.asarray(model.mesh.vertices, dtype=np.float32), np.asarray(model.mesh.faces, dtype=np.uint32))))
+    body = _BODIES[id(model)][1]
     normal = np.array(next(f.normal for f in solid.faces if plan.region in f.regions))
     raised = 0
     for place in dot_centres(["⠿"], SPEC800, plan.braille_box[:2]):
@@ -128,3 +133,21 @@ def test_readme_previews_are_current(tmp_path, monkeypatch):
     for p in fresh:
         assert f"docs/dice/{p.name}" in readme
         assert p.read_bytes() == (ROOT / "docs" / "dice" / p.name).read_bytes(), "run .venv/bin/python -m pipeline.dice.output"
+
+
+@pytest.mark.parametrize(("shape", "faces", "size"), [("d4-tetrahedron", 4, "70mm"), ("d8", 8, "24mm"), ("d10", 10, "24mm"), ("d20", 20, "42mm")])
+def test_every_library_shape_builds_one_solid_with_its_cells(shape, faces, size):
+    die = Die(id="x", name=shape.upper(), shape=shape, faces=faces, size=size, encoding="letters")
+    solid, plans, findings = plan_die(die, SPEC800)
+    model = build_model(solid, plans, SPEC800)
+    assert findings == [] and model.watertight and model.bodies == 1
+    assert model_findings(die.name, model, measure_dots(model, solid, plans, SPEC800), SPEC800, die.where()) == []
+    assert all(_sampled_cell(solid, p, model) == letter_cell(p.face.value) for p in plans)
+    value = {f.index: f.regions[0].value for f in solid.numbered}
+    if shape == "d4-tetrahedron":  # three corner numerals per face, the fourth value is the face's own opposite corner
+        assert [len(f.regions) for f in solid.faces] == [3] * 4 and len(plans) == 12
+    else:
+        assert sorted(value.values()) == list(range(1, faces + 1))
+        for f in solid.faces:
+            opposite = next(g for g in solid.faces if np.allclose(g.normal, -np.array(f.normal), atol=1e-6))
+            assert value[f.index] + value[opposite.index] == faces + 1

@@ -24,7 +24,7 @@ import manifold3d
 import numpy as np
 import trimesh
 
-from engine.findings import Finding, Severity
+from engine.findings import Finding, Location, Severity
 from engine.registry import declare
 from pipeline.braille.geometry import GeometryProfile, dot_centres, dot_offset
 from pipeline.dice.glyphs import numeral
@@ -76,10 +76,6 @@ def frame(plan: RegionPlan, normal) -> np.ndarray:
     """The 3×4 transform from region mm (x right, **y up**, z out of the face) to die mm."""
     r = plan.region
     return np.column_stack([r.right, r.up, normal, r.origin])
-
-
-def _to_region_3d(plan: RegionPlan, normal, x: float, y_down: float, z: float = 0.0) -> np.ndarray:
-    return frame(plan, normal) @ np.array([x, -y_down, z, 1.0])
 
 
 def _engraving(plan: RegionPlan, normal) -> manifold3d.Manifold:
@@ -154,13 +150,14 @@ def measure_dots(model: DieModel, solid: Solid, plans: tuple[RegionPlan, ...], p
     return out
 
 
-def model_findings(name: str, model: DieModel, readings: list[DotReading], profile: GeometryProfile, where) -> list[Finding]:
+def model_findings(name: str, model: DieModel, readings: list[DotReading], profile: GeometryProfile, where: Location) -> list[Finding]:
     """DI003 when the model is not one watertight solid; DI004 when a dot's height or a cell's
     dot spacing (apex to apex, along the profile's rows and columns) is off by more than 0.05 mm."""
     out = []
     if not model.watertight or model.bodies != 1:
         out.append(NOT_SOLID.finding(f"{name}: the 3D model is {'not watertight' if not model.watertight else f'{model.bodies} separate bodies'}",
-                                     where, "report this as a deckpress bug with the die's data"))
+                                     where, "a face too small for its content (DI002) puts dots or the bar past its edge: use a larger die; "
+                                     "otherwise report this as a deckpress bug with the die's data"))
     for r in readings:
         if abs(r.height - profile.dot_height) > TOLERANCE_MM:
             out.append(DOTS_OFF.finding(f"{name} face {r.numeral} dot {r.dot}: {r.height:.3f} mm high on the mesh, profile {profile.dot_height} mm",
@@ -169,7 +166,7 @@ def model_findings(name: str, model: DieModel, readings: list[DotReading], profi
     return out
 
 
-def _spacing_findings(name: str, readings: list[DotReading], profile: GeometryProfile, where) -> list[Finding]:
+def _spacing_findings(name: str, readings: list[DotReading], profile: GeometryProfile, where: Location) -> list[Finding]:
     """Two dots of one cell: their apexes on the mesh must be as far apart, across and down, as the profile puts them."""
     out = []
     for a in readings:
