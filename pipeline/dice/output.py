@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import trimesh
 from PIL import Image, ImageDraw
 
 from engine.findings import Finding
@@ -34,11 +35,11 @@ _FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 def write_3mf(model: DieModel, path: Path, name: str) -> None:
     """The model as 3MF (mm), byte-identical for the same mesh and ``name``."""
-    raw = model.mesh.export(file_type="3mf")
+    raw = trimesh.Scene(geometry={name: model.mesh}).export(file_type="3mf")  # the object is named after the die
     count = iter(range(1 << 30))
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(raw)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info in sorted(src.infolist(), key=lambda i: i.filename):
+        for info in src.infolist():  # trimesh's order, which is fixed
             data = _UUID.sub(lambda _: str(uuid.uuid5(uuid.NAMESPACE_URL, f"deckpress:{name}:{next(count)}")).encode(), src.read(info))
             dst.writestr(zipfile.ZipInfo(info.filename, _FIXED_TIME), data, zipfile.ZIP_DEFLATED)
     with atomic_path(path) as tmp:
