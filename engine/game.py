@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import datetime
 import re
-from enum import Enum
 from typing import Callable, Iterator, Literal
 
 from pydantic import Field, field_validator
 
 from engine.archive_paths import card_path_template
 from engine.cards import Card
+from engine.dice import DIE_SHAPES, Die, DieShape  # noqa: F401  (the game's dice; re-exported)
 from engine.fields import Length, Located, Text, braille_cells, slug
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -78,39 +78,6 @@ class CardClass(Located):
     @classmethod
     def _slug(cls, value: str) -> str:
         return slug(value, "ember")
-
-
-class DieShape(str, Enum):
-    """The outline of one die face (a D12 face is a pentagon, a D4 face a triangle, a D6 face a square)."""
-
-    pentagon = "pentagon"
-    triangle = "triangle"
-    square = "square"
-
-
-class Die(Located):
-    """A print/braille die.
-
-    ``size`` is the die's stated size (e.g. "35mm" for the Apprentice D12);
-    ``faces`` the number of faces; ``encoding`` how a face is written in braille:
-    ``letters`` (a–l without numeric indicator, the rulebooks' private code) or
-    ``ueb-numbers`` (numeric indicator then the digit letter, standard UEB).
-    ``braille_position`` is where the cell sits on the face (Enchant asks for "left").
-    """
-
-    id: str
-    name: Text
-    faces: int = Field(ge=2, le=100)
-    size: Length
-    shape: DieShape
-    encoding: Literal["letters", "ueb-numbers"]
-    braille_position: Literal["below", "left"] = "below"
-    key: str | None = None
-
-    @field_validator("id")
-    @classmethod
-    def _slug(cls, value: str) -> str:
-        return slug(value, "d12")
 
 
 class Keyword(Located):

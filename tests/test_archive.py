@@ -149,7 +149,7 @@ def test_page_path(card_path, expected):
 
 
 def test_die_view_takes_the_faces_from_the_braille_stage():
-    d6 = Die(id="d6", name="D6", faces=6, size="16mm", shape="square", encoding="ueb-numbers")
+    d6 = Die(id="d6", name="D6", faces=6, size="16mm", shape="d6-cube", encoding="ueb-numbers")
     view = die_view(d6)
     assert [(r["label"], r["cells"], r["dots"]) for r in view["key_rows"]][-1] == ("6", "⠼⠋", "dots 3456 dots 124")
     assert [r["underline"] for r in view["key_rows"]] == [False] * 5 + [True]  # 6 reads as 9 upside down

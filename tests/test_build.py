@@ -44,7 +44,7 @@ def test_every_expected_file(built):
         "manifest.json",
         "print/mini-fronts.pdf", "print/mini-backs.pdf",
         "uv/mini-braille.pdf", "uv/mini-dots.json", "uv/mini-fronts+braille.pdf",
-        "dice/die-d12.pdf",
+        "dice/die-d12.pdf", "dice/die-d12.3mf", "dice/die-d12.stl", "dice/die-d12.png",
         "emboss/mini-card-3x5-card.brf", "emboss/mini-card-3x5-card.brf.json", "emboss/mini-card-3x5-card.pef",
         "emboss/mini-index-everest-d-sheet.brf", "emboss/mini-index-everest-d-sheet.brf.json", "emboss/mini-index-everest-d-sheet.pef",
         "archive/index.html", "archive/archive.css",

@@ -95,7 +95,7 @@ def test_apprentice_dice_keywords_and_power_scheme():
     g = deck("apprentice").game
     (d12,) = g.dice
     # "Print/Braille 35mm D12" (Contents); faces a-l without the numeric indicator (D12).
-    assert (d12.id, d12.faces, round(d12.size * 25.4 / 72, 3), d12.shape.value, d12.encoding) == ("d12", 12, 35.0, "pentagon", "letters")
+    assert (d12.id, d12.faces, round(d12.size * 25.4 / 72, 3), d12.shape.value, d12.encoding) == ("d12", 12, 35.0, "d12-dodecahedron", "letters")
     assert [k.name for k in g.keywords] == ["Chance!", "Enchant!", "Rally!", "Smite!"]
     assert {k.name: k.die for k in g.keywords} == {"Chance!": "d12", "Enchant!": "d12", "Rally!": None, "Smite!": None}
     assert {k.name: k.restricted_to for k in g.keywords if k.restricted_to} == {"Chance!": ["Rogue"], "Smite!": ["Knight"]}
@@ -157,7 +157,7 @@ def test_expansion_dice_keywords_power():
     assert [d.id for d in g.dice] == ["d12", "d4"]
     d4 = g.die_by_id("d4")
     # "30mm crystal shard D4"; faces a-d like the D12 (Contents; More Rolling: The D4).
-    assert (d4.faces, round(d4.size * 25.4 / 72, 3), d4.shape.value, d4.encoding) == (4, 30.0, "triangle", "letters")
+    assert (d4.faces, round(d4.size * 25.4 / 72, 3), d4.shape.value, d4.encoding) == (4, 30.0, "d4-crystal-shard", "letters")
     new = ["Boon!", "Destroy!", "Summon!", "Burn!", "Crumble!", "Epic Chance!", "Epic Smite!", "Grow!", "Power!", "Pull!", "Trance!"]
     assert [k.name for k in g.keywords] == ["Chance!", "Enchant!", "Rally!", "Smite!"] + new
     # The D4 keywords: Crumble!, Epic Chance!, Grow! (New Keywords).
@@ -209,7 +209,7 @@ def test_enchant_power_letters_and_the_x_slip():
     assert [(c.id, c.power, c.copies) for c in d.cards if c.power == "X"] == [("enchant", "X", 4)]
     (d6,) = d.game.dice
     # "Print/Braille 25mm D6"; the cell on the left of each face (Contents; D6).
-    assert (d6.faces, round(d6.size * 25.4 / 72, 3), d6.shape.value, d6.braille_position) == (6, 25.0, "square", "left")
+    assert (d6.faces, round(d6.size * 25.4 / 72, 3), d6.shape.value, d6.braille_position) == (6, 25.0, "d6-cube", "left")
     assert d.game.keywords == []
 
 

@@ -368,7 +368,7 @@ def test_duplicates_in_game_yaml(game_copy, monkeypatch, tmp_path):
     found = _rendered(
         game_copy, monkeypatch, tmp_path,
         game_edits=[(_SECOND_CLASS, "  - id: ember\n    name: Forest\n    indicator: F\n"),
-                    ("  - {id: d12, name: D12,", "  - {id: d12, name: D6, faces: 6, size: 16mm, shape: square, encoding: letters}\n  - {id: d12, name: D12,"),
+                    ("  - {id: d12, name: D12,", "  - {id: d12, name: D6, faces: 6, size: 16mm, shape: d6-cube, encoding: letters}\n  - {id: d12, name: D12,"),
                     ("  - {name: \"Enchant!\"", "  - {name: \"Rally!\", summary: Again.}\n  - {name: \"Enchant!\"")],
     )
     assert found == [

@@ -107,5 +107,7 @@ def key_text(die: Die) -> str:
         pairs = ", ".join(f"{chr(96 + n)} = {n}" for n in range(1, last + 1))
         return (f"{die.name} braille: one letter per face, without numeric indicator: {pairs}. "
                 "Read each face with its bar below.")
+    digits = sorted({d for n in range(1, die.faces + 1) for d in str(n)}, key=lambda d: (d == "0", d))
+    letters = ", ".join(f"{'abcdefghij'[int(d) - 1]} = {d}" for d in digits)  # only the digits it has: no 9 on a D6
     return (f"{die.name} braille: standard UEB numbers, numeric indicator then digits "
-            f"(a = 1 … i = 9, j = 0). Read each face with its bar below.")
+            f"({letters}). Read each face with its bar below.")

@@ -57,7 +57,7 @@ def synthetic_game(folder: Path, n: int) -> Path:
         "title": f"Synthetic {n}",
         "card": {"width": "3in", "height": "5in", "orientation": "portrait", "bleed": "0.125in"},
         "players": {"min": 2, "max": 4},
-        "dice": [{"id": "d12", "name": "D12", "faces": 12, "size": "35mm", "shape": "pentagon", "encoding": "letters"}],
+        "dice": [{"id": "d12", "name": "D12", "faces": 12, "size": "35mm", "shape": "d12-dodecahedron", "encoding": "letters"}],
         "classes": [{"id": c[0], "name": c[1], "indicator": c[2], "emblem": c[3], "palette": palette} for c in CLASSES],
         "keywords": [{"name": k, "summary": f"Benchmark keyword {k}", **({"die": "d12"} if k in ("Enchant!", "Chance!") else {})} for k in KEYWORDS],
         "power": {"numbers": {"min": 1, "max": 11}, "symbols": ["?"], "number_style": "single-letter"},

@@ -28,6 +28,7 @@ STAGE_MODULES: tuple[str, ...] = (
     "pipeline.braille.layout",
     "pipeline.braille.dice",
     "pipeline.dice.sheet",
+    "pipeline.dice.output",
     "pipeline.qr.codes",
     "pipeline.render.deck_pdf",
     "pipeline.render.tactile",
@@ -76,11 +77,16 @@ def stage_braille(job: Job) -> list[Finding]:
 
 
 def stage_dice(job: Job) -> list[Finding]:
-    """One die face sheet PDF per die: faces at actual size, numerals, braille dots, key."""
+    """Per die: the face sheet PDF (its net at actual size, numerals, braille dots, key) and the
+    3D-printable model (3MF, STL, PNG preview), checked as one watertight solid with its dots
+    read back at the profile's height and spacing."""
+    from pipeline.dice.output import write_models
     from pipeline.dice.sheet import render_dice
 
-    sheets = render_dice(job.deck, job.folder("dice"), job.braille_for("dice").profile)
-    return [f for sheet in sheets for f in sheet.findings]
+    profile = job.braille_for("dice").profile
+    sheets = render_dice(job.deck, job.folder("dice"), profile)
+    models = write_models(job.deck, job.folder("dice"), profile)
+    return [f for sheet in sheets for f in sheet.findings] + [f for files in models for f in files.findings]
 
 
 def stage_print(job: Job) -> list[Finding]:

@@ -1,0 +1,137 @@
+"""The dice stage's 3D files: per die a 3MF and an STL (trimesh) and a PNG preview (Pillow).
+
+The 3MF is made the same bytes on every run: trimesh writes random UUIDs and the current
+time into the package, so each UUID is replaced by a name-based one (uuid5 of the die id
+and its position) and the zip is rewritten with a fixed timestamp. The preview is an
+orthographic rasterisation, no GPU or display: triangles painted far to near (painter's
+algorithm) in a grey from their normal against a light from the upper left.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import uuid
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import trimesh
+from PIL import Image, ImageDraw
+
+from engine.findings import Finding
+from engine.model import Deck, Die
+from pipeline.braille.geometry import PROFILES, GeometryProfile
+from pipeline.common.files import atomic_path
+from pipeline.dice.model import DieModel, build_model, measure_dots, model_findings
+from pipeline.dice.plan import plan_die
+from pipeline.dice.solids import Solid
+
+PREVIEW_PX = 480  #: preview width and height
+_UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+_FIXED_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def write_3mf(model: DieModel, path: Path, name: str) -> None:
+    """The model as 3MF (mm), byte-identical for the same mesh and ``name``."""
+    raw = trimesh.Scene(geometry={name: model.mesh}).export(file_type="3mf")  # the object is named after the die
+    count = iter(range(1 << 30))
+    out = io.BytesIO()
+    with zipfile.ZipFile(io.BytesIO(raw)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+        for info in src.infolist():  # trimesh's order, which is fixed
+            data = _UUID.sub(lambda _: str(uuid.uuid5(uuid.NAMESPACE_URL, f"deckpress:{name}:{next(count)}")).encode(), src.read(info))
+            dst.writestr(zipfile.ZipInfo(info.filename, _FIXED_TIME), data, zipfile.ZIP_DEFLATED)
+    with atomic_path(path) as tmp:
+        Path(tmp).write_bytes(out.getvalue())
+
+
+def write_stl(model: DieModel, path: Path) -> None:
+    """The model as binary STL (mm)."""
+    with atomic_path(path) as tmp:
+        Path(tmp).write_bytes(model.mesh.export(file_type="stl"))
+
+
+def render_preview(model: DieModel, solid: Solid, path: Path, view=(0.55, -0.45, 0.7)) -> Image.Image:
+    """An orthographic shaded view of the model along ``view`` (towards the viewer), PNG of
+    :data:`PREVIEW_PX` square. Engraved surfaces (below the solid's face planes) are drawn dark
+    and raised ones (dots, bars) light, so numerals and braille read at thumbnail size."""
+    mesh = model.mesh
+    z = np.array(view, dtype=float)
+    z /= np.linalg.norm(z)
+    x = np.cross((0.0, 0.0, 1.0), z)
+    x /= np.linalg.norm(x)
+    y = np.cross(z, x)
+    verts = mesh.vertices @ np.column_stack([x, y, z])
+    scale = 0.9 * PREVIEW_PX / np.ptp(verts[:, :2], axis=0).max()
+    centre = (verts[:, :2].max(axis=0) + verts[:, :2].min(axis=0)) / 2
+    xy = (verts[:, :2] - centre) * scale * np.array([1, -1]) + PREVIEW_PX / 2
+    normals = mesh.face_normals @ np.column_stack([x, y, z])
+    light = np.array([-0.4, 0.5, 0.77])
+    shade = 0.35 + 0.65 * np.clip(normals @ (light / np.linalg.norm(light)), 0, 1)
+    planes = np.array([(*f.normal, np.dot(f.normal, f.vertices[0])) for f in solid.faces])
+    centroids = mesh.triangles_center
+    height = (centroids @ planes[:, :3].T - planes[:, 3]).max(axis=1)  # 0 on the surface, < 0 engraved, > 0 raised
+    base = np.where(height[:, None] < -0.05, (70, 80, 110), np.where(height[:, None] > 0.05, (255, 236, 200), (215, 215, 225)))
+    colours = (base * shade[:, None]).astype(int)
+    image = Image.new("RGB", (PREVIEW_PX, PREVIEW_PX), (255, 255, 255))
+    draw = ImageDraw.Draw(image)
+    depth = verts[mesh.faces][:, :, 2].mean(axis=1)
+    for i in np.argsort(depth):
+        if normals[i, 2] > 0:  # facing the viewer
+            draw.polygon([tuple(p) for p in xy[mesh.faces[i]]], fill=tuple(colours[i]))
+    with atomic_path(path) as tmp:
+        image.save(tmp, format="PNG")
+    return image
+
+
+@dataclass(frozen=True)
+class DieFiles:
+    """What the stage wrote for one die: the 3MF, STL and preview paths, the model and its findings."""
+
+    die_id: str
+    model_3mf: Path
+    stl: Path
+    preview: Path
+    model: DieModel
+    findings: tuple[Finding, ...]
+
+
+def write_die_model(die: Die, out_dir: Path, profile: GeometryProfile) -> DieFiles:
+    """Build, check (DI003 not one watertight solid, DI004 dots off the profile) and write one die's
+    ``die-<id>.3mf``, ``die-<id>.stl`` and ``die-<id>.png``. DI002 (a face too small) comes from the sheet's plan."""
+    solid, plans, _ = plan_die(die, profile)
+    model = build_model(solid, plans, profile)
+    findings = model_findings(die.name, model, measure_dots(model, solid, plans, profile), profile, die.where("size"))
+    out_dir = Path(out_dir)
+    base = out_dir / f"die-{die.id}"
+    write_3mf(model, base.with_suffix(".3mf"), die.id)
+    write_stl(model, base.with_suffix(".stl"))
+    render_preview(model, solid, base.with_suffix(".png"))
+    return DieFiles(die.id, base.with_suffix(".3mf"), base.with_suffix(".stl"), base.with_suffix(".png"), model, tuple(findings))
+
+
+def write_models(deck: Deck, out_dir: str | Path, profile: GeometryProfile | None = None) -> list[DieFiles]:
+    """One 3MF, STL and preview per die of the game in ``out_dir``; profile defaults to the game's."""
+    profile = profile or PROFILES.get(deck.game.braille.geometry, PROFILES["spec800"])
+    return [write_die_model(die, Path(out_dir), profile) for die in deck.game.dice]
+
+
+def write_readme_previews(folder: str | Path = "docs/dice") -> list[Path]:
+    """The README's preview of each shipped die (``carddata/*``, spec800), ``<folder>/die-<id>.png``."""
+    from engine.load import load_game
+
+    out: list[Path] = []
+    for game in sorted(Path("carddata").iterdir()):
+        if (game / "game.yaml").is_file():
+            for die in load_game(game).game.dice:
+                path = Path(folder) / f"die-{die.id}.png"
+                if path not in out:
+                    solid, plans, _ = plan_die(die, PROFILES["spec800"])
+                    render_preview(build_model(solid, plans, PROFILES["spec800"]), solid, path)
+                    out.append(path)
+    return out
+
+
+if __name__ == "__main__":  # .venv/bin/python -m pipeline.dice.output: refresh the README's previews
+    print("\n".join(str(p) for p in write_readme_previews()))
