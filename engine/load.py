@@ -170,17 +170,18 @@ def _merge_game(base: dict, base_src: Source, ext: dict, ext_src: Source) -> tup
 CardFile = tuple[object, Source, Path, bool]
 
 
-def _read_game(folder: Path, seen: tuple[Path, ...] = ()) -> tuple[dict, Source, list[CardFile]]:
+def _read_game(folder: Path, seen: tuple[Path, ...] = (), own_cards: tuple[object, Source] | None = None) -> tuple[dict, Source, list[CardFile]]:
     """Read game.yaml, resolving ``extends`` recursively.
 
     Returns the merged game data, its source tree, and the card files to load in
-    order as :data:`CardFile` tuples with removals already applied.
+    order as :data:`CardFile` tuples with removals already applied. ``own_cards`` stands in
+    for this folder's cards.yaml (data and locations), which is then not read.
     """
     folder = folder.resolve()
     if folder in seen:
         raise DataError([INVALID_VALUE.finding(f"'extends' loops back to {folder}", Location(str(folder / GAME_FILE)), "an expansion must extend a base game, not itself")], unreadable=False)
     game_data, game_src = _read(folder / GAME_FILE)
-    cards_data, cards_src = _read(folder / CARDS_FILE)
+    cards_data, cards_src = own_cards if own_cards is not None else _read(folder / CARDS_FILE)
     if not isinstance(game_data, dict):
         raise DataError([INVALID_VALUE.finding("game.yaml must be a mapping of keys to values", game_src.at, "start with 'id:' and 'title:'")], unreadable=False)
     extends = game_data.get("extends")
@@ -237,16 +238,19 @@ def _not_a_game_folder(folder: Path, value: str, base_dir: Path, game_src: Sourc
     )
 
 
-def load_game(folder: str | Path) -> Deck:
+def load_game(folder: str | Path, cards: tuple[object, Source] | None = None) -> Deck:
     """Load and validate a game folder into a :class:`Deck` (expansions resolved).
 
+    ``cards`` replaces the folder's own cards.yaml with data already read elsewhere and its
+    locations (``deckpress import`` checks a spreadsheet's cards, located at their cells,
+    before it writes cards.yaml); the base game's cards are read as usual.
     Raises :class:`DataError` with located findings for any bad input; the data
     is never partly loaded.
     """
     folder = Path(folder)
     if not folder.is_dir():
         raise DataError([UNREADABLE_FILE.finding(f"{folder} is not a game folder", Location(str(folder)), "give a folder holding game.yaml and cards.yaml, e.g. carddata/apprentice")], unreadable=True)
-    game_data, game_src, card_files = _read_game(folder)
+    game_data, game_src, card_files = _read_game(folder, own_cards=cards)
     findings: list[Finding] = []
     game: Game | None = None
     try:

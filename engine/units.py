@@ -14,13 +14,15 @@ MM_PER_IN = 25.4
 PT_PER_MM = PT_PER_IN / MM_PER_IN
 
 _UNITS = {"pt": 1.0, "in": PT_PER_IN, "mm": PT_PER_MM, "cm": 10 * PT_PER_MM}
-_LENGTH = re.compile(r"^\s*(-?\d+(?:\.\d+)?|-?\.\d+)\s*(pt|in|mm|cm)\s*$")
+#: An optional sign ("+1.5mm" as the calibration sheet's scale prints it, "-0.5mm"), digits, a unit.
+_LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d+)?|\.\d+))\s*(pt|in|mm|cm)\s*$")
 
 
 def parse_length(value: object) -> float:
     """Parse a length with its unit into points.
 
-    Accepts a string such as ``"3in"``, ``"76.2mm"``, ``"0.6cm"`` or ``"18pt"``.
+    Accepts a string such as ``"3in"``, ``"76.2mm"``, ``"0.6cm"`` or ``"18pt"``, with an
+    optional sign (``"+1.5mm"``, ``"-0.5mm"``: the duplex calibration sheet's readings).
     A bare number is refused: a length without a unit is ambiguous.
 
     Returns the length in pt (float). Raises ``ValueError`` naming the value and

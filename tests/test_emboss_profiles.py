@@ -80,7 +80,8 @@ def test_bad_profile_names_file_and_field(tmp_path):
     text = (EMBOSSERS / "card-3x5.yaml").read_text().replace("cell_pitch: 6.2mm", "cell_pitch: 6.2")
     path = tmp_path / "card-3x5.yaml"
     path.write_text(text)
-    with pytest.raises(ProfileError, match=r"card-3x5\.yaml: field cell_pitch: .*unit"):
+    line = text.splitlines().index(next(t for t in text.splitlines() if t.startswith("cell_pitch:"))) + 1
+    with pytest.raises(ProfileError, match=rf"card-3x5\.yaml:{line}:\d+: field cell_pitch: .*unit"):
         read_profile(path)
 
 

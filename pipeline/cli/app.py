@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from pipeline.cli import braille, build, check, proof, stages
+from pipeline.cli import braille, build, check, exports, proof, stages
 from pipeline.cli.common import DebugState, err
 
 app = typer.Typer(
@@ -26,9 +26,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-COMMANDS = {**check.COMMANDS, **build.COMMANDS, **stages.COMMANDS, **braille.COMMANDS, **proof.COMMANDS}
+COMMANDS = {**check.COMMANDS, **build.COMMANDS, **stages.COMMANDS, **braille.COMMANDS, **proof.COMMANDS, **exports.COMMANDS}
 """Every command: name → function."""
-HELP_ORDER = ("check", "schema", "rules", "build", "emboss", "braille", "dice", "render", "proof", "watch", "uv", "impose")
+HELP_ORDER = ("check", "schema", "rules", "build", "emboss", "braille", "dice", "render", "proof", "watch", "uv", "impose", "import", "export")
 """The order ``deckpress --help`` lists the commands in (a command missing here fails at import)."""
 
 for command_name in sorted(COMMANDS, key=HELP_ORDER.index):

@@ -10,11 +10,11 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import BaseModel, ConfigDict
 
 from engine.model import Length
 from engine.units import pt_to_mm
+from pipeline.common.templatefile import read_template, validate_template
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 LAYOUTS = TEMPLATES / "layouts"
@@ -73,6 +73,12 @@ class CardLayout(BaseModel):
 
 @lru_cache(maxsize=None)
 def load_layout(name: str = "card-3x5-portrait") -> CardLayout:
-    """Load ``templates/layouts/<name>.yaml``; raises FileNotFoundError or pydantic ValidationError."""
+    """Load ``templates/layouts/<name>.yaml`` with the located YAML reader.
+
+    Raises FileNotFoundError, or :class:`~pipeline.common.templatefile.TemplateError` (a
+    ValueError) whose message starts ``file:line:col:`` for bad YAML, a repeated key or a
+    field the schema refuses.
+    """
     path = LAYOUTS / f"{name}.yaml"
-    return CardLayout.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    data, source = read_template(path)
+    return validate_template(CardLayout, data, source)  # type: ignore[return-value]

@@ -26,11 +26,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from engine.model import Length
 from engine.units import pt_to_mm
+from pipeline.common.templatefile import TemplateError, located_error, read_template
 
 EMBOSSERS = Path(__file__).resolve().parent.parent.parent / "templates" / "embossers"
 
@@ -248,17 +248,18 @@ def load_profile(name: str) -> EmbosserProfile:
 
 
 def read_profile(path: Path) -> EmbosserProfile:
-    """Parse one profile file; raises :class:`ProfileError` naming the file and field."""
+    """Parse one profile file with the located YAML reader (a repeated key is an error).
+
+    Raises :class:`ProfileError` whose message starts ``file:line:col:`` and names the field.
+    """
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise ProfileError(f"{path}: cannot read embosser profile: {exc}") from None
+        data, source = read_template(path)
+    except (OSError, TemplateError) as exc:
+        raise ProfileError(f"cannot read embosser profile: {exc}") from None
     try:
         profile = EmbosserProfile.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"]) or "<top>"
-        raise ProfileError(f"{path}: field {field}: {err['msg']}") from None
+        raise ProfileError(located_error(exc, source)) from None
     if profile.id != path.stem:
-        raise ProfileError(f"{path}: field id: {profile.id!r} must match the file name {path.stem!r}")
+        raise ProfileError(f"{source.follow(('id',))[0]}: field id: {profile.id!r} must match the file name {path.stem!r}")
     return profile

@@ -22,11 +22,36 @@ class ArtError(ValueError):
     """An image that cannot be used: the message says why (missing, unreadable)."""
 
 
-def load_cmyk(path: Path, width_pt: float, height_pt: float) -> ImageReader:
+#: Paper white as CMYK percentages: what transparent art shows when no background is given.
+WHITE_CMYK = (0.0, 0.0, 0.0, 0.0)
+
+
+def to_cmyk(image: Image.Image, background_cmyk: tuple[float, float, float, float] = WHITE_CMYK) -> Image.Image:
+    """``image`` in CMYK with any transparency composited onto ``background_cmyk`` (percentages 0–100).
+
+    PDF/X-1a:2003 allows no transparency, and converting RGBA straight to CMYK drops the
+    alpha (a transparent pixel, stored as black, would print 100/100/100 CMY). So the colour
+    is converted first and then blended over a solid CMYK background by the alpha channel:
+    a fully transparent pixel becomes exactly the background's ink values, not an
+    RGB round trip of them. Images without alpha (RGB, grey, CMYK) are only converted.
+    """
+    has_alpha = image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info)
+    if not has_alpha:
+        return image if image.mode == "CMYK" else image.convert("RGB").convert("CMYK")
+    rgba = image.convert("RGBA")
+    ink = rgba.convert("RGB").convert("CMYK")
+    fill = tuple(round(v / 100.0 * 255) for v in background_cmyk)
+    backdrop = Image.new("CMYK", rgba.size, fill)  # type: ignore[arg-type]
+    return Image.composite(ink, backdrop, rgba.getchannel("A"))
+
+
+def load_cmyk(path: Path, width_pt: float, height_pt: float, background_cmyk: tuple[float, float, float, float] = WHITE_CMYK) -> ImageReader:
     """Read ``path``, crop it to cover a ``width_pt`` × ``height_pt`` box (centred), resample to 300 dpi, convert to CMYK.
 
-    Returns a reportlab :class:`ImageReader`. Raises :class:`ArtError` when the file is
-    missing or Pillow cannot read it.
+    Transparent pixels take ``background_cmyk`` (the card's background, CMYK percentages
+    0–100; paper white by default), see :func:`to_cmyk`. Returns a reportlab
+    :class:`ImageReader`. Raises :class:`ArtError` when the file is missing or Pillow cannot
+    read it.
     """
     try:
         with Image.open(path) as src:
@@ -36,8 +61,7 @@ def load_cmyk(path: Path, width_pt: float, height_pt: float) -> ImageReader:
         raise ArtError(f"no file at {path}") from None
     except (UnidentifiedImageError, OSError) as exc:
         raise ArtError(f"{path} is not a readable image ({exc})") from None
-    if image.mode not in ("CMYK",):
-        image = image.convert("RGB").convert("CMYK")
+    image = to_cmyk(image, background_cmyk)
     target = (max(1, round(width_pt / 72 * TARGET_DPI)), max(1, round(height_pt / 72 * TARGET_DPI)))
     scale = max(target[0] / image.width, target[1] / image.height)
     w, h = max(target[0], round(image.width * scale)), max(target[1], round(image.height * scale))

@@ -339,7 +339,7 @@ def _draw_art(canvas, card: Card, cls: CardClass, sheet: Sheet, box: Box, paint:
     if card.image:
         path = (art_root or Path(".")) / card.image
         try:
-            image = load_cmyk(path, w, h)
+            image = load_cmyk(path, w, h, cls.palette.background.cmyk)
         except ArtError as exc:
             findings.append(IMAGE_UNREADABLE.finding(
                 f"card {card.id!r}: image {card.image!r} cannot be used: {exc}", card.where("image").with_card(card.id),

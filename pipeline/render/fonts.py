@@ -4,12 +4,11 @@ reportlab embeds a registered :class:`~reportlab.pdfbase.ttfonts.TTFont` as a su
 (``FontFile2``), so every glyph a card uses travels with the PDF (PDF/X-1a:2003 needs
 every font embedded). Only the upright faces are registered: large print uses no italics
 (DESIGN.md §4). The files come from the PyPI package ``fontpkg-atkinson-hyperlegible``,
-located through its ``metadata.json``.
+located through ``fontpkg.path`` (the public API of fontpkg, which that package registers with).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -49,23 +48,30 @@ class FontFace:
         return seen
 
 
+#: The fontpkg family name of the font package ``fontpkg-atkinson-hyperlegible`` (its entry point).
+FAMILY = "atkinson-hyperlegible"
+
+#: CSS/OpenType weights (usWeightClass) of the faces by our weight names.
+WEIGHTS: dict[str, int] = {"regular": 400, "bold": 700}
+
+
 def _font_files() -> dict[str, str]:
-    """Upright font file paths by weight, read from the package's metadata.json."""
+    """Upright font file paths by weight, from fontpkg's public API (``fontpkg.path``).
+
+    Raises :class:`FontError` naming the package when it is not installed or lacks a face.
+    """
     try:
-        import fontpkg_atkinson_hyperlegible as pkg
-    except ImportError as exc:  # pragma: no cover - the package is a declared dependency
-        raise FontError("the font package fontpkg-atkinson-hyperlegible is not installed") from exc
-    meta = json.loads((pkg.ROOT / "metadata.json").read_text(encoding="utf-8"))
+        import fontpkg
+    except ImportError as exc:  # pragma: no cover - fontpkg is a declared dependency
+        raise FontError("the font package fontpkg (with fontpkg-atkinson-hyperlegible) is not installed") from exc
     files: dict[str, str] = {}
-    for entry in meta["files"]:
-        if entry["style"] != "normal" or entry.get("variable"):
-            continue
-        weight = {400: "regular", 700: "bold"}.get(entry["weight"])
-        if weight:
-            files[weight] = str(pkg.ROOT / entry["path"])
-    missing = set(FONT_NAMES) - set(files)
-    if missing:
-        raise FontError(f"fontpkg-atkinson-hyperlegible has no upright {', '.join(sorted(missing))} face")
+    try:
+        for weight, css_weight in WEIGHTS.items():
+            files[weight] = str(fontpkg.path(FAMILY, weight=css_weight, style="normal"))
+    except fontpkg.FamilyNotInstalled:
+        raise FontError("the font package fontpkg-atkinson-hyperlegible is not installed") from None
+    except fontpkg.FontpkgError as exc:
+        raise FontError(f"fontpkg-atkinson-hyperlegible has no upright {weight} face ({exc})") from None
     return files
 
 

@@ -25,10 +25,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict
 
 from engine.model import Length
+from pipeline.common.templatefile import TemplateError, read_template, validate_template
 
 SHEETS_FILE = Path(__file__).resolve().parent.parent.parent / "templates" / "sheets.yaml"
 
@@ -95,17 +95,24 @@ class SheetSpec(BaseModel):
 def load_sheets(path: Path = SHEETS_FILE) -> dict[str, SheetSpec]:
     """Every preset of a sheets file, by name, defaults merged in.
 
-    Raises FileNotFoundError, or :class:`ImpositionError` naming the file and sheet when a
-    preset is malformed.
+    Read with the located YAML reader (a repeated key is an error). Raises
+    FileNotFoundError, or :class:`ImpositionError` whose message starts ``file:line:col:``
+    and names the sheet when the YAML or a preset is malformed.
     """
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {}
+    try:
+        data, source = read_template(Path(path))
+    except TemplateError as exc:
+        raise ImpositionError(str(exc)) from None
+    data = data or {}
     defaults = data.get("defaults", {})
     out: dict[str, SheetSpec] = {}
     for name, raw in (data.get("sheets") or {}).items():
+        # a field the preset does not set comes from defaults: point there when it is the bad one
+        merged = {**defaults, **raw, "name": str(name)}
         try:
-            out[str(name)] = SheetSpec.model_validate({**defaults, **raw, "name": str(name)})
-        except ValueError as exc:
-            raise ImpositionError(f"{path}: sheet {name!r}: {exc}") from None
+            out[str(name)] = validate_template(SheetSpec, merged, source, ("sheets", name))  # type: ignore[assignment]
+        except TemplateError as exc:
+            raise ImpositionError(f"{exc} (sheet {name!r})") from None
     return out
 
 
