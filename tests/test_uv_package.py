@@ -250,3 +250,20 @@ def test_mimaki_layers_are_cmyk_vectors_without_spot_or_profile_and_underbase_is
         [(_, space)] = pdf.pages[0].Resources.ColorSpace.items()
         assert space[1] == pikepdf.Name("/White")
         assert processing_steps_by_page(pdf)[0] == ["White"]
+
+
+def test_cli_uv_and_build_take_the_printer_profile(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(app, ["build", str(GAMES / "mini"), "--out", str(tmp_path / "b"), "--uv-printer", "nope", "-q"])
+    assert result.exit_code == 2 and "unknown UV printer profile 'nope'; known: arizona, flat-plate" in result.output
+    assert not (tmp_path / "b").exists()
+    out = tmp_path / "uv"
+    result = runner.invoke(app, ["uv", str(GAMES / "mini"), "--out", str(out), "--uv-printer", "arizona", "--underbase",
+                                 "--layer-thickness", "0.12mm"])
+    assert result.exit_code == 0, result.output
+    assert {p.name for p in out.glob("*.pdf")} == {"mini-braille.pdf", "mini-plates-arizona.pdf", "mini-mask-k100.pdf",
+                                                   "mini-underbase.pdf", "mini-uv-ticket.pdf"}
+    ticket = json.loads((out / "mini-uv-ticket.json").read_text())
+    assert ticket["spots"] == {"clear": "Spot 1", "white_underbase": "Spot 2", "reserved_by_rip": ["White"]}
+    assert ticket["dots"]["spec800"]["layers"] == 4
+    assert len(PdfReader(out / "mini-plates-arizona.pdf").pages) == 4 * len(load_game(GAMES / "mini").cards)

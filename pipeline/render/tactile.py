@@ -13,7 +13,8 @@ of :meth:`BrailleBlock.dots`, painted in a PDF Separation colour space
 Coordinates: dot centres are mm from the trim's top-left (x right, y down); on the
 page ``x_pt = bleed + mm_to_pt(x)``, ``y_pt = bleed + trim_h − mm_to_pt(y)``.
 
-Also here: the dot map (JSON, for the shop's quality check), merging the layer into
+The layered plates, mask, height maps and job ticket of the UV printer profiles are in
+:mod:`pipeline.render.uv`. Also here: the dot map (JSON, for the shop's quality check), merging the layer into
 the print PDF as a spot plate, and the check that braille keeps at least 1 mm clear
 of the QR code and its quiet zone (UV misregisters by about 1 mm).
 """
@@ -138,7 +139,8 @@ def render_braille_layer(
     Every page: MediaBox = BleedBox = trim + 2 × bleed, TrimBox the trim (pt, from the
     layout); the dots of ``blocks[card_id].dots()`` as filled circles of radius
     ``profile.dot_base / 2`` in the spot colour, fill overprint on. Deterministic
-    (reportlab ``invariant=1``); no font is referenced. Finished as PDF/X-1a:2003 like the
+    (reportlab ``invariant=1``); no font is referenced. Each page's content is marked as ISO
+    19593-1 processing step Braille (:mod:`pipeline.render.uv.ocg`). Finished as PDF/X-1a:2003 like the
     print PDFs (:func:`pipeline.render.pdfx.finish`), each page labelled with its card id.
     Returns ``path``.
     Raises :class:`TactileError` for a card id without a block or a bad spot name.
