@@ -44,6 +44,7 @@ def test_every_expected_file(built):
         "manifest.json",
         "print/mini-fronts.pdf", "print/mini-backs.pdf",
         "uv/mini-braille.pdf", "uv/mini-dots.json", "uv/mini-fronts+braille.pdf",
+        "uv/mini-mask-k100.pdf", "uv/mini-uv-ticket.json", "uv/mini-uv-ticket.pdf",
         "dice/die-d12.pdf", "dice/die-d12.3mf", "dice/die-d12.stl", "dice/die-d12.png",
         "emboss/mini-card-3x5-card.brf", "emboss/mini-card-3x5-card.brf.json", "emboss/mini-card-3x5-card.pef",
         "emboss/mini-index-everest-d-sheet.brf", "emboss/mini-index-everest-d-sheet.brf.json", "emboss/mini-index-everest-d-sheet.pef",
@@ -53,7 +54,7 @@ def test_every_expected_file(built):
     expected |= {f"sheets/mini-letter-{side}.pdf" for side in ("fronts", "backs", "braille", "duplex-calibration")}
     expected |= {"sheets/mini-letter-imposition.json"}
     expected |= {f"archive/cards/{c}.html" for c in cards} | {f"archive/images/{c}.png" for c in cards}
-    expected |= {f"proofs/fronts/{c}.png" for c in cards}
+    expected |= {f"proofs/fronts/{c}.png" for c in cards} | {f"uv/heightmap/{c}.png" for c in cards}
     assert set(_tree(built)) == expected
 
 

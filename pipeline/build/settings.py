@@ -14,6 +14,7 @@ class BuildSettings:
     papers: tuple[str, ...] = ("letter", "12x18")
     profile: str = "card-3x5"
     spot: str = "Braille"
+    uv_printer: str = "flat-plate"
     back_offset: tuple[str, str] = ("0mm", "0mm")
     geometry: str | None = None
     strict: bool = False

@@ -122,15 +122,18 @@ def stage_qr(job: Job) -> list[Finding]:
 
 
 def stage_tactile(job: Job) -> list[Finding]:
-    """The UV braille layer (spot colour, overprint), its dot map, and the fronts with the layer merged as a spot plate."""
-    from pipeline.render.tactile import clearance_findings, merge_spot_plate, render_braille_layer, write_dot_map
+    """The UV braille package for ``--uv-printer`` (:mod:`pipeline.render.uv.package`: the flat
+    plate, layered plates, K=100 mask, height maps, dot map, job ticket) and the fronts with the
+    flat plate merged as a spot plate."""
+    from pipeline.render.tactile import clearance_findings, merge_spot_plate
+    from pipeline.render.uv.package import printer_for, write_uv_package
 
     gid, blocks, fronts = job.game_id, job.braille_for("tactile").blocks, job.print_for("tactile").fronts
-    layer = render_braille_layer(blocks, list(fronts.pages), job.path("uv", f"{gid}-braille.pdf"), spot_name=job.settings.spot)
-    write_dot_map(blocks, job.path("uv", f"{gid}-dots.json"), spot_name=job.settings.spot)
-    merge_spot_plate(fronts.path, layer, job.path("uv", f"{gid}-fronts+braille.pdf"))
-    job.tactile = TactileProduct(layer)
-    return clearance_findings(blocks, deck=job.deck)
+    package = write_uv_package(job.deck, blocks, list(fronts.pages), job.folder("uv"), printer_for(job.settings.uv_printer),
+                               spot=job.settings.spot, papers=job.settings.papers)
+    merge_spot_plate(fronts.path, package.layer, job.path("uv", f"{gid}-fronts+braille.pdf"))
+    job.tactile = TactileProduct(package.layer)
+    return list(package.findings) + clearance_findings(blocks, deck=job.deck)
 
 
 def stage_impose(job: Job) -> list[Finding]:

@@ -39,6 +39,7 @@ def build(
     paper: Annotated[Optional[list[str]], typer.Option(help="Press sheet sizes for imposition: letter, a4, tabloid, 12x18, sra3 (repeatable).")] = None,
     profile: Annotated[str, typer.Option(help="Embosser profile for BRF/PEF (see templates/embossers/).")] = "card-3x5",
     spot: Annotated[str, typer.Option(help="Spot colour name of the UV braille layer (RDG_GLOSS for Roland, 'Spot 1' for Arizona).")] = "Braille",
+    uv_printer: Annotated[str, typer.Option(help="UV printer profile (templates/uv-printers/): flat-plate, roland-versaworks, arizona, mimaki-rasterlink, height-map, generic-separations.")] = "flat-plate",
     back_offset: Annotated[str, typer.Option(help="Shift of the duplex backs as 'dx,dy' with units, read off the calibration sheet (x right, y up as the back is seen).")] = "0mm,0mm",
     geometry: Annotated[Optional[str], typer.Option(help="Braille dot geometry: spec800, ada-signage, marburg-medium, california (default: the game's).")] = None,
     strict: Annotated[bool, typer.Option(help="Warnings stop the build and fail it, like errors.")] = False,
@@ -58,14 +59,18 @@ def build(
     from pipeline.build.runner import run_build
     from pipeline.build.settings import BuildSettings
     from pipeline.common.files import OutputError
+    from pipeline.render.uv.printers import UvPrinterError, load_uv_printer
 
     dirs = _game_dirs_or_exit(game_dirs, out_dir, rulebook)
+    with exit_on(UvPrinterError):  # an unknown profile or a spot name it reserves: one line, exit 2
+        load_uv_printer(uv_printer).clear_spot_for(spot)
     settings = BuildSettings(
         back_offset=back_offset_or_exit(back_offset),
         out_dir=str(out_dir),
         papers=tuple(split_codes(paper)) or BuildSettings.papers,
         profile=profile,
         spot=spot,
+        uv_printer=uv_printer,
         geometry=geometry,
         strict=strict,
         force=force,

@@ -131,17 +131,30 @@ def uv(
     out_dir: Annotated[Optional[Path], out_option("Output folder (default output/<game>/uv).")] = None,
     spot: Annotated[str, typer.Option(help="Spot colour name of the UV plate: Braille, RDG_GLOSS (Roland), 'Spot 1' (Arizona) …")] = "Braille",
     fronts: Annotated[Optional[Path], typer.Option(help="Print PDF of the fronts to merge the braille plate into (writes <game>-fronts+braille.pdf).")] = None,
+    uv_printer: Annotated[str, typer.Option(help="UV printer profile (templates/uv-printers/): flat-plate, roland-versaworks, arizona, mimaki-rasterlink, height-map, generic-separations.")] = "flat-plate",
+    layer_thickness: Annotated[Optional[str], typer.Option(help="One layer of clear ink with its unit (e.g. 0.015mm), instead of the profile's.")] = None,
+    underbase: Annotated[bool, typer.Option(help="Also write the white underbase plate (clear or dark stock only; transparent braille needs none).")] = False,
+    paper: Annotated[Optional[list[str]], typer.Option(help="Press sheet sizes the job ticket counts sheets for (default letter).")] = None,
 ) -> None:
-    """Write the UV braille layer PDF (one page per card front, spot colour, overprint) and its dot map JSON.
+    """Write the UV braille package for a UV printer profile: flat plate, layered plates, K=100 mask,
+    height maps, dot map JSON and job ticket (README "UV braille").
 
-    Example: [bold]deckpress uv carddata/apprentice --spot RDG_GLOSS --fronts output/apprentice/print/apprentice-fronts.pdf[/bold]
+    Example: [bold]deckpress uv carddata/apprentice --uv-printer roland-versaworks --fronts output/apprentice/print/apprentice-fronts.pdf[/bold]
     """
+    from engine.units import parse_length, pt_to_mm
     from pipeline.braille.layout import layout_deck
     from pipeline.common.files import OutputError
     from pipeline.render.deck_pdf import unknown_class_findings
     from pipeline.render.formpages import CardPdfError
-    from pipeline.render.tactile import TactileError, clearance_findings, merge_spot_plate, render_braille_layer, write_dot_map
+    from pipeline.render.sheets import ImpositionError
+    from pipeline.render.tactile import TactileError, clearance_findings, merge_spot_plate
+    from pipeline.render.uv.package import printer_for, write_uv_package
+    from pipeline.render.uv.printers import UvPrinterError
 
+    with exit_on(UvPrinterError, ValueError):
+        thickness = pt_to_mm(parse_length(layer_thickness)) if layer_thickness is not None else None
+        printer = printer_for(uv_printer, thickness)
+        printer.clear_spot_for(spot)
     deck = load_or_exit(game_dir, Format.text)
     if stop := unknown_class_findings(deck):  # a data error: the CP008 finding, exit 1
         finish_with_findings(deck, stop)
@@ -149,15 +162,15 @@ def uv(
         _front_pages_or_exit(fronts, len(deck.cards), game_dir)
     blocks, findings = layout_deck(deck)  # the game's profile; BR005 when unknown
     folder = out_dir or Path("output") / deck.game.id / "uv"
-    gid = deck.game.id
-    with exit_on(TactileError, CardPdfError, OutputError):
-        written = [render_braille_layer(blocks, [c.id for c in deck.cards], folder / f"{gid}-braille.pdf", spot_name=spot),
-                   write_dot_map(blocks, folder / f"{gid}-dots.json", spot_name=spot)]
+    with exit_on(TactileError, UvPrinterError, CardPdfError, ImpositionError, OutputError):
+        package = write_uv_package(deck, blocks, [c.id for c in deck.cards], folder, printer, spot=spot,
+                                   papers=tuple(paper or ["letter"]), underbase=underbase)
+        written = list(package.paths)
         if fronts is not None:
-            written.append(merge_spot_plate(fronts, written[0], folder / f"{gid}-fronts+braille.pdf"))
+            written.append(merge_spot_plate(fronts, package.layer, folder / f"{deck.game.id}-fronts+braille.pdf"))
     for path in written:
         out.print(f"wrote {path}", markup=False)
-    finish_with_findings(deck, list(findings) + clearance_findings(blocks, deck=deck))
+    finish_with_findings(deck, list(findings) + list(package.findings) + clearance_findings(blocks, deck=deck))
 
 
 def impose(

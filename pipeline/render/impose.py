@@ -41,6 +41,7 @@ from pipeline.render.calibration import SCALE_MM, notes_cut_findings, write_cali
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
 from pipeline.render.pdfx import PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
+from pipeline.render.uv.ocg import register_ocgs_bytes
 
 MARK_SHORTENED = declare(
     "IM001",
@@ -210,11 +211,12 @@ def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: lis
     writer.add_metadata({"/CreationDate": FIXED_DATE, "/ModDate": FIXED_DATE})
     buf = io.BytesIO()
     writer.write(buf)
+    data = register_ocgs_bytes(buf.getvalue())  # the cards' ISO 19593-1 braille OCG (pipeline.render.uv.ocg), if any
     labels = [f"sheet {n} {side}" for n in range(1, count + 1)]
     try:
-        finish(buf.getvalue(), path, f"{game_id} {side} sheets ({grid.spec.name})", labels)
+        finish(data, path, f"{game_id} {side} sheets ({grid.spec.name})", labels)
     except PdfxError as exc:
-        write_bytes(path, buf.getvalue())
+        write_bytes(path, data)
         return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X-1a: {exc}", Location(str(source.path)),
                                  "impose the PDF/X print PDFs deckpress renders, or preflight these sheets")]
     return []

@@ -13,7 +13,8 @@ of :meth:`BrailleBlock.dots`, painted in a PDF Separation colour space
 Coordinates: dot centres are mm from the trim's top-left (x right, y down); on the
 page ``x_pt = bleed + mm_to_pt(x)``, ``y_pt = bleed + trim_h − mm_to_pt(y)``.
 
-Also here: the dot map (JSON, for the shop's quality check), merging the layer into
+The layered plates, mask, height maps and job ticket of the UV printer profiles are in
+:mod:`pipeline.render.uv`. Also here: the dot map (JSON, for the shop's quality check), merging the layer into
 the print PDF as a spot plate, and the check that braille keeps at least 1 mm clear
 of the QR code and its quiet zone (UV misregisters by about 1 mm).
 """
@@ -39,6 +40,9 @@ from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import CardLayout, load_layout
 from pipeline.render.formpages import CardPages, CardPdfError, page_boxes
 from pipeline.render.pdfx import finish
+from pipeline.render.uv.ocg import mark_pdf_bytes, register_ocgs_bytes
+from pipeline.render.uv.printers import UvPrinter, load_uv_printer
+from pipeline.render.uv.stack import MAX_LAYERS, layer_count  # also declares UV003 for `deckpress rules`
 
 if TYPE_CHECKING:
     from engine.model import Deck
@@ -135,7 +139,8 @@ def render_braille_layer(
     Every page: MediaBox = BleedBox = trim + 2 × bleed, TrimBox the trim (pt, from the
     layout); the dots of ``blocks[card_id].dots()`` as filled circles of radius
     ``profile.dot_base / 2`` in the spot colour, fill overprint on. Deterministic
-    (reportlab ``invariant=1``); no font is referenced. Finished as PDF/X-1a:2003 like the
+    (reportlab ``invariant=1``); no font is referenced. Each page's content is marked as ISO
+    19593-1 processing step Braille (:mod:`pipeline.render.uv.ocg`). Finished as PDF/X-1a:2003 like the
     print PDFs (:func:`pipeline.render.pdfx.finish`), each page labelled with its card id.
     Returns ``path``.
     Raises :class:`TactileError` for a card id without a block or a bad spot name.
@@ -167,36 +172,50 @@ def render_braille_layer(
             canvas.drawPath(path_, stroke=0, fill=1, fillMode=FILL_NON_ZERO)
         canvas.showPage()
     canvas.save()
-    return finish(buf.getvalue(), path, f"UV braille layer, spot colour {spot_name}", list(card_ids),
+    # ISO 19593-1: the dots are content of processing step Braille (pipeline.render.uv.ocg)
+    return finish(mark_pdf_bytes(buf.getvalue()), path, f"UV braille layer, spot colour {spot_name}", list(card_ids),
                   subject="braille dots, one page per card front, registered page for page with the print PDF")
 
 
-def dot_map(blocks: Mapping[str, BrailleBlock], spot_name: str = "Braille") -> dict:
+def dot_map(blocks: Mapping[str, BrailleBlock], spot_name: str = "Braille", printer: UvPrinter | None = None) -> dict:
     """The dot map as a dict: per card (block order) every dot centre ``[x, y]`` in mm from the
-    trim's top-left (x right, y down, rounded to 0.001 mm), with the profile, dot diameter and spot name."""
+    trim's top-left (x right, y down, rounded to 0.001 mm), with the profile, dot diameter, dot
+    height, cell and line pitch (mm), and the layers the UV printer profile stacks (``printer``,
+    default :data:`~pipeline.render.uv.printers.DEFAULT_UV_PRINTER`; ``null`` when its layer
+    thickness gives a count outside 1–200, finding UV003)."""
+    printer = printer or load_uv_printer()
     cards = {}
     profiles = set()
     for cid, block in blocks.items():
-        profiles.add(block.profile.name)
+        profile = block.profile
+        profiles.add(profile.name)
         dots = block.dots()
+        layers = layer_count(profile.dot_height, printer.layer_thickness_mm)
         cards[cid] = {
-            "profile": block.profile.name,
-            "dot_diameter_mm": block.profile.dot_base,
+            "profile": profile.name,
+            "dot_diameter_mm": profile.dot_base,
+            "dot_height_mm": profile.dot_height,
+            "layers": layers if 1 <= layers <= MAX_LAYERS else None,
+            "cell_pitch_mm": profile.cell_pitch,
+            "line_pitch_mm": profile.line_pitch,
             "lines": min(len(block.lines), block.lines_available),
             "dot_count": len(dots),
             "dots": [[round(d.x, 3) + 0.0, round(d.y, 3) + 0.0] for d in dots],
         }
     return {
         "spot_name": spot_name,
+        "uv_printer": printer.id,
+        "layer_thickness_mm": printer.layer_thickness_mm,
         "units": "mm from the trim's top-left corner, x right, y down; dot centres",
         "profiles": sorted(profiles),
         "cards": cards,
     }
 
 
-def write_dot_map(blocks: Mapping[str, BrailleBlock], path: str | Path, spot_name: str = "Braille") -> Path:
+def write_dot_map(blocks: Mapping[str, BrailleBlock], path: str | Path, spot_name: str = "Braille",
+                  printer: UvPrinter | None = None) -> Path:
     """Write :func:`dot_map` as JSON (UTF-8, stable order, one card per line); returns ``path``."""
-    doc = dot_map(blocks, spot_name)
+    doc = dot_map(blocks, spot_name, printer)
     cards = doc.pop("cards")
     head = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in doc.items()]
     body = [f"  {json.dumps(cid)}: {json.dumps(card, separators=(',', ':'))}" for cid, card in cards.items()]
@@ -241,7 +260,7 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
         page.compress_content_streams()
     buf = io.BytesIO()
     writer.write(buf)
-    return write_bytes(path, buf.getvalue())
+    return write_bytes(path, register_ocgs_bytes(buf.getvalue()))  # list the braille pages' OCG in the merged file
 
 
 def _gap_to_box(x: float, y: float, r: float, box: tuple[float, float, float, float]) -> float:

@@ -1,0 +1,87 @@
+"""Height maps: one 8-bit grey PNG per card for RIPs that raise texture from a height map.
+
+The image covers the bled card (the fronts' MediaBox: 3.25 × 5.25 in for 3 × 5 in with
+0.125 in bleed) at the printer profile's ``height_map_dpi``; pixel (0, 0) is the bleed's
+top-left corner. Grey level = height: 0 is the card surface, 255 the target dot height
+(``full_scale_mm``, written into the PNG's text chunk and the job ticket), linear between.
+Each dot is the spherical cap of :mod:`pipeline.render.uv.stack` (base diameter and height of
+the geometry profile), sampled at pixel centres and drawn with its top on the pixel whose centre
+is nearest the dot centre (so the brightest pixel lies within half a pixel of it); overlapping
+dots keep the higher value (Pillow ``ImageChops.lighter``).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PIL import Image, ImageChops, PngImagePlugin
+
+from engine.units import pt_to_mm
+from pipeline.common.files import write_bytes
+from pipeline.common.layout import CardLayout, load_layout
+from pipeline.render.uv.stack import cap_height
+
+if TYPE_CHECKING:
+    from pipeline.braille.layout import BrailleBlock
+
+MM_PER_INCH = 25.4
+
+
+def dome_sprite(base_mm: float, height_mm: float, full_scale_mm: float, dpi: int) -> tuple[Image.Image, int]:
+    """One dot as an ``L`` image of side ``2c + 1`` px and its centre index ``c``: grey
+    ``round(255 · cap_height(r) / full_scale_mm)`` at each pixel centre's distance ``r`` from the centre pixel's."""
+    mm_per_px = MM_PER_INCH / dpi
+    c = math.ceil(base_mm / 2 / mm_per_px) + 1
+    side = 2 * c + 1
+    values = bytearray(side * side)
+    for v in range(side):
+        for u in range(side):
+            r = math.hypot(u - c, v - c) * mm_per_px
+            values[v * side + u] = min(255, round(255 * cap_height(r, base_mm, height_mm) / full_scale_mm))
+    return Image.frombytes("L", (side, side), bytes(values)), c
+
+
+def dot_pixel(x_mm: float, y_mm: float, layout: CardLayout, dpi: int) -> tuple[float, float]:
+    """A dot centre (mm from the trim's top-left) in pixel units of the height map (x right, y down;
+    pixel ``i`` spans ``[i, i + 1)``, so its centre is at ``i + 0.5``)."""
+    bleed_mm = pt_to_mm(layout.bleed)
+    return (bleed_mm + x_mm) * dpi / MM_PER_INCH, (bleed_mm + y_mm) * dpi / MM_PER_INCH
+
+
+def height_map(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: CardLayout | None = None,
+               sprite: tuple[Image.Image, int] | None = None) -> Image.Image:
+    """The card's height map as a Pillow ``L`` image (see the module docs)."""
+    layout = layout or load_layout()
+    b = layout.bleed
+    size = (round((layout.trim.width + 2 * b) / 72 * dpi), round((layout.trim.height + 2 * b) / 72 * dpi))
+    image = Image.new("L", size, 0)
+    tile, c = sprite or dome_sprite(block.profile.dot_base, block.profile.dot_height, full_scale_mm, dpi)
+    for d in block.dots():
+        px, py = dot_pixel(d.x, d.y, layout, dpi)
+        box = (math.floor(px) - c, math.floor(py) - c, math.floor(px) + c + 1, math.floor(py) + c + 1)
+        image.paste(ImageChops.lighter(image.crop(box), tile), box)
+    return image
+
+
+def write_height_maps(blocks: dict[str, BrailleBlock], card_ids: list[str], folder: str | Path, dpi: int,
+                      full_scale_mm: float, layout: CardLayout | None = None) -> list[Path]:
+    """One ``<card id>.png`` per card in ``folder`` (written safely); returns the paths in card order."""
+    layout = layout or load_layout()
+    sprites: dict[str, tuple[Image.Image, int]] = {}
+    paths = []
+    for cid in card_ids:
+        block = blocks[cid]
+        key = block.profile.name
+        if key not in sprites:
+            sprites[key] = dome_sprite(block.profile.dot_base, block.profile.dot_height, full_scale_mm, dpi)
+        image = height_map(block, dpi, full_scale_mm, layout, sprites[key])
+        info = PngImagePlugin.PngInfo()
+        info.add_text("deckpress", f"height map of card {cid}; grey 255 = {full_scale_mm:g} mm, 0 = card surface; "
+                                   f"{dpi} dpi, pixel (0,0) at the bleed's top-left")
+        buf = io.BytesIO()
+        image.save(buf, "PNG", dpi=(dpi, dpi), pnginfo=info, compress_level=1)  # mostly black: level 1 is 10x faster, files ~2x larger
+        paths.append(write_bytes(Path(folder) / f"{cid}.png", buf.getvalue()))
+    return paths

@@ -1,0 +1,160 @@
+"""The plate-only PDFs of the UV package: layered braille plates, the K=100 mask, the white underbase.
+
+Every page has the fronts' boxes (MediaBox = BleedBox = trim + 2 × bleed, TrimBox the trim, from
+the card layout), holds only braille dots as filled vector circles with overprint on (ExtGState
+``/op true /OPM 1``), is finished as PDF/X-1a:2003 like the print PDFs and is marked as ISO
+19593-1 processing step Braille (White for the underbase; :mod:`pipeline.render.uv.ocg`).
+
+Layered plates follow the printer profile's ``plate_mode`` (:mod:`pipeline.render.uv.printers`):
+
+- ``layer-pages``: for each card, one page per layer (labels ``<card> L01`` … bottom first), all
+  in the clear spot; each layer's circles at that layer's diameter (:mod:`pipeline.render.uv.stack`);
+- ``separations``: one page per card, layer *k* in the spot ``<spot> Lkk``;
+- ``cmyk-layer-pages``: like ``layer-pages`` with DeviceCMYK K=100 circles (no spot, no ICC profile);
+- ``single`` and ``height-map``: the flat plate (:func:`pipeline.render.tactile.render_braille_layer`).
+
+The mask is one page per card, K=100 circles at the base diameter: "the UV file" of shops that
+make their own clear plate from black.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Mapping, Sequence
+
+from reportlab.lib.colors import CMYKColor, CMYKColorSep
+from reportlab.pdfgen.canvas import Canvas
+
+from engine.units import mm_to_pt
+from pipeline.common.layout import CardLayout, load_layout
+from pipeline.render.pdfx import finish
+from pipeline.render.tactile import ALTERNATE_CMYK, TactileError, check_spot_name, render_braille_layer, to_pdf
+from pipeline.render.uv.ocg import BRAILLE, WHITE, mark_pdf_bytes
+
+if TYPE_CHECKING:
+    from pipeline.braille.geometry import Dot
+    from pipeline.braille.layout import BrailleBlock
+    from pipeline.render.uv.printers import UvPrinter
+    from pipeline.render.uv.stack import DotStack
+
+#: 100 % black, DeviceCMYK: the mask and the CMYK layer pages.
+K100 = CMYKColor(0, 0, 0, 1)
+
+
+@dataclass(frozen=True)
+class Disc:
+    """Circles of one colour and diameter (mm) at some dot centres, painted in that order."""
+
+    colour: CMYKColor
+    diameter_mm: float
+    dots: tuple[Dot, ...]
+
+
+#: Control-point distance of a quarter circle drawn as one cubic Bézier, per unit radius:
+#: 4/3·(√2 − 1) (error 0.027 % of the radius), the value PDF producers and reportlab use.
+KAPPA = 4 / 3 * (2 ** 0.5 - 1)
+
+
+def circle_operators(centres: Sequence[tuple[float, float]], r: float) -> str:
+    """PDF path operators (``m``, four ``c``, ``h`` per circle; pt, 3 decimals) for circles of
+    radius ``r`` pt at ``centres``, counter-clockwise from the rightmost point, to be filled."""
+    k = KAPPA * r
+    out = []
+    for x, y in centres:
+        out.append(
+            f"{x + r:.3f} {y:.3f} m {x + r:.3f} {y + k:.3f} {x + k:.3f} {y + r:.3f} {x:.3f} {y + r:.3f} c "
+            f"{x - k:.3f} {y + r:.3f} {x - r:.3f} {y + k:.3f} {x - r:.3f} {y:.3f} c "
+            f"{x - r:.3f} {y - k:.3f} {x - k:.3f} {y - r:.3f} {x:.3f} {y - r:.3f} c "
+            f"{x + k:.3f} {y - r:.3f} {x + r:.3f} {y - k:.3f} {x + r:.3f} {y:.3f} c h")
+    return "\n".join(out)
+
+
+def layer_spot_name(spot: str, layer: int) -> str:
+    """The separation of layer ``layer`` (1-based) in ``separations`` mode: ``"Braille L01"``."""
+    return check_spot_name(f"{spot} L{layer:02d}")
+
+
+def _spot(name: str) -> CMYKColorSep:
+    return CMYKColorSep(*ALTERNATE_CMYK, spotName=check_spot_name(name))
+
+
+def draw_pages(pages: Sequence[tuple[str, Sequence[Disc]]], path: str | Path, title: str, subject: str,
+               group: str = BRAILLE, layout: CardLayout | None = None) -> Path:
+    """Write pages of discs (``(label, discs)`` each) with the layout's boxes, overprint on,
+    finished PDF/X-1a:2003 and marked as ISO 19593-1 processing step ``group``. Returns ``path``."""
+    from pipeline.render.fonts import face
+
+    layout = layout or load_layout()
+    b = layout.bleed
+    w, h = layout.trim.width + 2 * b, layout.trim.height + 2 * b
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=(w, h), invariant=1, initialFontName=face("regular").name)
+    for _, discs in pages:
+        canvas.setBleedBox((0, 0, w, h))
+        canvas.setTrimBox((b, b, b + layout.trim.width, b + layout.trim.height))
+        for disc in discs:
+            if not disc.dots:
+                continue
+            canvas.setFillOverprint(True)
+            canvas.setOverprintMask(True)
+            canvas.setFillColor(disc.colour)
+            # reportlab's path.circle costs ~0.1 ms a dot (1,440 layer pages: 7 s); the same four
+            # Bézier arcs written as operators cost a tenth of that. _code is the page's operator list.
+            centres = [to_pdf(d.x, d.y, layout) for d in disc.dots]
+            canvas._code.append(circle_operators(centres, mm_to_pt(disc.diameter_mm / 2)) + " f")
+        canvas.showPage()
+    canvas.save()
+    return finish(mark_pdf_bytes(buf.getvalue(), group), path, title, [label for label, _ in pages], subject=subject)
+
+
+def _blocks_for(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str]) -> list[BrailleBlock]:
+    missing = [cid for cid in card_ids if cid not in blocks]
+    if missing:
+        raise TactileError(f"no braille block for card(s) {', '.join(missing)}")
+    return [blocks[cid] for cid in card_ids]
+
+
+def render_layer_plates(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], path: str | Path,
+                        printer: UvPrinter, spot: str, stacks: Mapping[str, DotStack],
+                        layout: CardLayout | None = None) -> Path:
+    """The layered plate-only PDF for ``printer``'s ``plate_mode`` (see the module docs).
+
+    ``stacks`` gives the :class:`~pipeline.render.uv.stack.DotStack` per geometry profile name;
+    ``spot`` is the clear spot (already checked against the profile). Raises
+    :class:`~pipeline.render.tactile.TactileError` for a card without a block or a bad spot name.
+    """
+    chosen = _blocks_for(blocks, card_ids)
+    mode = printer.plate_mode
+    if mode in ("single", "height-map"):
+        return render_braille_layer(blocks, card_ids, path, spot_name=spot, layout=layout)
+    pages: list[tuple[str, list[Disc]]] = []
+    for block in chosen:
+        dots, stack = tuple(block.dots()), stacks[block.profile.name]
+        layers = list(enumerate(stack.diameters_mm, 1))
+        if mode == "separations":
+            pages.append((block.card_id, [Disc(_spot(layer_spot_name(spot, k)), d, dots) for k, d in layers]))
+            continue
+        colour = K100 if mode == "cmyk-layer-pages" else _spot(spot)
+        pages += [(f"{block.card_id} L{k:02d}", [Disc(colour, d, dots)]) for k, d in layers]
+    ink = "DeviceCMYK K=100" if mode == "cmyk-layer-pages" else f"spot colour {spot}"
+    return draw_pages(pages, path, f"UV braille plates for {printer.name}, {ink}",
+                      f"braille dot layers ({mode}), bottom layer first; {printer.rip}", layout=layout)
+
+
+def render_mask(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], path: str | Path,
+                layout: CardLayout | None = None) -> Path:
+    """The K=100 mask: one page per card, DeviceCMYK black circles at the base diameter, overprint on."""
+    pages = [(b.card_id, [Disc(K100, b.profile.dot_base, tuple(b.dots()))]) for b in _blocks_for(blocks, card_ids)]
+    return draw_pages(pages, path, "UV braille mask, K=100", "braille dots as 100 % black, one page per card front", layout=layout)
+
+
+def render_underbase(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], path: str | Path, white_spot: str,
+                     layout: CardLayout | None = None) -> Path:
+    """The white underbase: one page per card, circles at the base diameter in ``white_spot``
+    (ISO 19593-1 processing step White). For clear or dark stock only: transparent braille needs none."""
+    colour = _spot(white_spot)
+    pages = [(b.card_id, [Disc(colour, b.profile.dot_base, tuple(b.dots()))]) for b in _blocks_for(blocks, card_ids)]
+    return draw_pages(pages, path, f"UV white underbase, spot colour {white_spot}",
+                      "white under the braille dots, for clear or dark stock", group=WHITE, layout=layout)

@@ -1,0 +1,269 @@
+"""The UV braille plate package: printer profiles, the layer model read back from the PDFs,
+ISO 19593-1 processing steps (pikepdf), Ghostscript tiffsep plates, height maps, the job ticket.
+
+Independent references: layer diameters are checked against the sagitta relation of a circle
+(a chord at depth s below the top of a sphere of radius R has half-length sqrt(s·(2R − s))),
+not the module's own formula; plates against Ghostscript's tiffsep separations; the ISO 19593-1
+keys against the GWG Processing Steps suite's spelling (/GTS_Metadata /GTS_ProcStepsGroup /Braille).
+spec800 (NLS Specification 800 §3.2): base 1.44 mm, height 0.48 mm.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+
+import pikepdf
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+from typer.testing import CliRunner
+
+from conftest import GAMES
+from engine.findings import Location
+from engine.load import load_game
+from engine.units import mm_to_pt, pt_to_mm
+from pipeline.braille.layout import layout_deck
+from pipeline.build.runner import run_build
+from pipeline.build.settings import BuildSettings
+from pipeline.cli.app import app
+from pipeline.render.pdfx import check_pdfx
+from pipeline.render.uv.heightmap import dot_pixel
+from pipeline.render.uv.ocg import processing_steps_by_page
+from pipeline.render.uv.package import printer_for, write_uv_package
+from pipeline.render.uv.printers import UvPrinterError, load_uv_printer, read_uv_printer, uv_printer_names
+from pipeline.render.uv.stack import dot_stack, stack_findings
+
+GS = shutil.which("gs")
+
+
+def sagitta_diameters(base, height, n):
+    """Independent layer diameters: layer k at z = (k − ½)·h/n is a chord at depth s = h − z below the top."""
+    a = base / 2
+    big_r = (a * a + height * height) / (2 * height)
+    return [2 * math.sqrt((height - (k - 0.5) * height / n) * (2 * big_r - (height - (k - 0.5) * height / n))) for k in range(1, n + 1)]
+
+
+def circle_radii(reader, page):
+    """Radii (pt) of every filled circle on a page: half the x extent of each subpath's points."""
+    radii, xs = [], []
+    for operands, op in ContentStream(page.get_contents(), reader).operations:
+        if op == b"m":
+            xs = [float(operands[0])]
+        elif op == b"c":
+            xs += [float(v) for v in operands[0::2]]
+        elif op == b"h" and xs:
+            radii.append((max(xs) - min(xs)) / 2)
+    return radii
+
+
+@pytest.fixture(scope="module")
+def mini():
+    deck = load_game(GAMES / "mini")
+    blocks, _ = layout_deck(deck)
+    return deck, blocks
+
+
+def test_shipped_profiles_load_and_the_default_is_the_flat_plate():
+    assert uv_printer_names() == ["arizona", "flat-plate", "generic-separations", "height-map", "mimaki-rasterlink", "roland-versaworks"]
+    roland, arizona = load_uv_printer("roland-versaworks"), load_uv_printer("arizona")
+    assert (roland.clear_spot, roland.white_spot, roland.reserved_spots) == ("RDG_GLOSS", "RDG_WHITE", ("RDG_WHITE", "RDG_PRIMER"))
+    assert roland.clear_spot_for("Braille") == "RDG_GLOSS"  # the CLI's default name becomes the RIP's
+    assert (arizona.clear_spot_for("Spot 2"), arizona.clear_spot_for("Braille")) == ("Spot 2", "Spot 1")
+    assert load_uv_printer().id == "flat-plate" and load_uv_printer().clear_spot_for("Varnish") == "Varnish"
+    assert load_uv_printer("mimaki-rasterlink").plate_mode == "cmyk-layer-pages"
+    assert load_uv_printer("height-map").height_map_dpi == 600
+
+
+def test_arizona_refuses_white_and_unknown_profiles_name_the_allowed(tmp_path, mini):
+    with pytest.raises(UvPrinterError, match=r"'White' is reserved by the arizona profile.*allowed: 'Spot 1', 'Spot 2'"):
+        load_uv_printer("arizona").clear_spot_for("White")
+    with pytest.raises(UvPrinterError, match=r"unknown UV printer profile 'roland'; known: arizona, flat-plate"):
+        load_uv_printer("roland")
+    deck, blocks = mini
+    with pytest.raises(UvPrinterError):
+        write_uv_package(deck, blocks, list(blocks), tmp_path, load_uv_printer("arizona"), spot="White")
+    assert not list(tmp_path.iterdir())  # refused before anything is written
+    result = CliRunner().invoke(app, ["uv", str(GAMES / "mini"), "--out", str(tmp_path / "o"), "--uv-printer", "arizona", "--spot", "White"])
+    assert result.exit_code == 2 and "allowed: 'Spot 1', 'Spot 2'" in result.output
+    bad = tmp_path / "bad.yaml"
+    text = (GAMES.parents[2] / "templates/uv-printers/arizona.yaml").read_text(encoding="utf-8")
+    bad.write_text(text.replace("id: arizona", "id: bad").replace("clear_spot: Spot 1", "clear_spot: White"), encoding="utf-8")
+    with pytest.raises(UvPrinterError, match="reserved_spots"):
+        read_uv_printer(bad)
+
+
+@pytest.mark.parametrize("thickness, layers", [(0.02, 24), (0.05, 10), (0.0024, 200), (0.48, 1), (0.5, 1)])
+def test_layer_count_is_ceil_of_height_over_thickness(thickness, layers):
+    stack = dot_stack(0.48, 1.44, thickness)
+    assert stack.layers == layers == math.ceil(0.48 / thickness - 1e-9)
+    assert stack.diameters_mm == pytest.approx(sagitta_diameters(1.44, 0.48, layers), abs=1e-9)
+    assert all(a > b for a, b in zip(stack.diameters_mm, stack.diameters_mm[1:])) and stack.diameters_mm[0] < 1.44
+    assert stack_findings(0.48, thickness, Location("p.yaml")) == []
+
+
+def test_over_200_layers_is_finding_uv003(tmp_path, mini):
+    [finding] = stack_findings(0.48, 0.0023, Location("p.yaml"))  # 209 layers
+    assert finding.code == "UV003" and "209 layers" in finding.message
+    deck, blocks = mini
+    package = write_uv_package(deck, blocks, list(blocks), tmp_path, printer_for("roland-versaworks", 0.001))
+    assert [f.code for f in package.findings] == ["UV003"] and "480 layers" in package.findings[0].message
+    assert not (tmp_path / "mini-plates-roland-versaworks.pdf").exists()  # no layered plate for a typo
+
+
+def test_roland_layer_pages_read_back_from_the_content_stream(tmp_path, mini):
+    deck, blocks = mini
+    printer = printer_for("roland-versaworks", 0.08)  # 6 layers: 0.48 / 0.08
+    package = write_uv_package(deck, blocks, [c.id for c in deck.cards], tmp_path, printer)
+    reader = PdfReader(tmp_path / "mini-plates-roland-versaworks.pdf")
+    assert len(reader.pages) == 6 * len(deck.cards)
+    assert list(reader.page_labels[:7]) == [f"ember-apprentice L0{k}" for k in range(1, 7)] + ["ember-ranger L01"]
+    want = sagitta_diameters(1.44, 0.48, 6)
+    dots = len(blocks["ember-apprentice"].dots())
+    for k, page in enumerate(reader.pages[:6]):
+        radii = circle_radii(reader, page)
+        assert len(radii) == dots
+        assert [pt_to_mm(2 * r) for r in radii] == pytest.approx([want[k]] * dots, abs=0.002)
+        for key in ("/MediaBox", "/BleedBox"):
+            assert [float(v) for v in page[key]] == [0, 0, 234, 378]
+        assert [float(v) for v in page["/TrimBox"]] == [9, 9, 225, 369]
+        [(_, space)] = page["/Resources"]["/ColorSpace"].items()
+        assert space.get_object()[1] == "/RDG_GLOSS"
+    with pikepdf.open(package.paths[-2].parent / "mini-plates-roland-versaworks.pdf") as pdf:
+        assert check_pdfx(pdf) == []
+
+
+def test_dot_map_records_height_layers_and_pitches(tmp_path, mini):
+    deck, blocks = mini
+    write_uv_package(deck, blocks, list(blocks), tmp_path, load_uv_printer("arizona"))
+    doc = json.loads((tmp_path / "mini-dots.json").read_text())
+    assert (doc["uv_printer"], doc["spot_name"], doc["layer_thickness_mm"]) == ("arizona", "Spot 1", 0.02)
+    entry = doc["cards"]["ember-apprentice"]
+    assert (entry["dot_height_mm"], entry["layers"], entry["cell_pitch_mm"], entry["line_pitch_mm"]) == (0.48, 24, 6.2, 10.16)
+
+
+@pytest.mark.skipif(GS is None, reason="Ghostscript is not installed (make setup installs it)")
+def test_tiffsep_shows_one_plate_per_layer_and_no_cmyk_ink(tmp_path, mini):
+    deck, blocks = mini
+    one = {"ember-apprentice": blocks["ember-apprentice"]}
+    printer = printer_for("generic-separations", 0.12)  # 4 layers
+    write_uv_package(deck, one, ["ember-apprentice"], tmp_path, printer)
+    subprocess.run([GS, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep", "-r144",
+                    f"-sOutputFile={tmp_path / 'sep.tif'}", str(tmp_path / "mini-plates-generic-separations.pdf")],
+                   check=True, capture_output=True)
+    plates = sorted(p.name for p in tmp_path.glob("sep(*).tif"))
+    assert plates == sorted(["sep(Cyan).tif", "sep(Magenta).tif", "sep(Yellow).tif", "sep(Black).tif"]
+                            + [f"sep(Braille L0{k}).tif" for k in range(1, 5)])
+    for ink in ("Cyan", "Magenta", "Yellow", "Black"):
+        assert Image.open(tmp_path / f"sep({ink}).tif").getextrema() == (255, 255), ink  # no process ink at all
+    dot = blocks["ember-apprentice"].dots()[0]
+    centre = (int((9 + mm_to_pt(dot.x)) * 2), int((9 + mm_to_pt(dot.y)) * 2))
+    inked = []
+    for k in range(1, 5):
+        plate = Image.open(tmp_path / f"sep(Braille L0{k}).tif")
+        assert plate.getpixel(centre) == 0  # every layer covers the dot's centre (0 = full ink)
+        inked.append(sum(1 for v in plate.tobytes() if v < 128))
+    assert inked == sorted(inked, reverse=True) and inked[0] > inked[-1]  # each layer smaller than the one below
+
+
+@pytest.fixture(scope="module")
+def roland_build(tmp_path_factory):
+    out = tmp_path_factory.mktemp("uvbuild") / "output"
+    (outcome,) = run_build([str(GAMES / "mini")], BuildSettings(out_dir=str(out), papers=("letter",), uv_printer="roland-versaworks"))
+    assert outcome.status == "built", [f.render() for f in outcome.findings]
+    return out / "mini"
+
+
+def test_every_pdf_holding_braille_marks_it_as_iso_19593_braille(roland_build):
+    holding = ["uv/mini-braille.pdf", "uv/mini-fronts+braille.pdf", "uv/mini-plates-roland-versaworks.pdf",
+               "uv/mini-mask-k100.pdf", "sheets/mini-letter-braille.pdf"]
+    for name in holding:
+        with pikepdf.open(roland_build / name) as pdf:
+            [ocg] = list(pdf.Root.OCProperties.OCGs)
+            assert ocg.Type == pikepdf.Name.OCG and str(ocg.Name) == "Braille"
+            assert ocg.GTS_Metadata.GTS_ProcStepsGroup == pikepdf.Name("/Braille")
+            assert "/GTS_ProcStepsType" not in ocg.GTS_Metadata  # Braille is an untyped group
+            assert list(pdf.Root.OCProperties.D.ON) == [ocg]
+            steps = processing_steps_by_page(pdf)
+            assert steps and all(page and set(page) == {"Braille"} for page in steps), name
+            assert check_pdfx(pdf) == [], name
+    with pikepdf.open(roland_build / "sheets/mini-letter-fronts.pdf") as pdf:
+        assert "/OCProperties" not in pdf.Root  # no braille, no processing step
+    with pikepdf.open(roland_build / "uv/mini-fronts+braille.pdf") as pdf:
+        # only the braille is in the group: the front's own content stays outside the BDC … EMC
+        ops = [str(op.operator) for op in pikepdf.parse_content_stream(pdf.pages[0])]
+        assert "BDC" not in ops and "Do" in ops
+
+
+def test_height_map_brightest_pixels_sit_at_the_dot_map_centres(roland_build):
+    from pipeline.common.layout import load_layout
+
+    doc = json.loads((roland_build / "uv/mini-dots.json").read_text())
+    layout, dpi = load_layout(), 360
+    for cid, entry in doc["cards"].items():
+        image = Image.open(roland_build / f"uv/heightmap/{cid}.png")
+        assert image.mode == "L" and image.size == (round(3.25 * dpi), round(5.25 * dpi))
+        assert image.info["dpi"] == pytest.approx((dpi, dpi), abs=0.01)
+        want = set()
+        for x, y in entry["dots"]:
+            px, py = dot_pixel(x, y, layout, dpi)
+            i, j = math.floor(px), math.floor(py)
+            assert abs(px - (i + 0.5)) <= 0.5 and abs(py - (j + 0.5)) <= 0.5
+            want.add((i, j))
+        width = image.size[0]
+        brightest = {(n % width, n // width) for n, v in enumerate(image.tobytes()) if v == 255}
+        assert brightest == want, cid  # one 255 pixel per dot, at its centre, and nowhere else
+        assert image.getpixel((5, 5)) == 0
+
+
+def test_job_ticket_json_and_one_page_pdf(roland_build):
+    ticket = json.loads((roland_build / "uv/mini-uv-ticket.json").read_text())
+    assert ticket["uv_printer"]["id"] == "roland-versaworks" and ticket["spots"]["clear"] == "RDG_GLOSS"
+    assert ticket["spots"]["white_underbase"] is None  # off by default
+    dots = ticket["dots"]["spec800"]
+    assert (dots["layers"], dots["passes"], dots["target_height_mm"], dots["layer_thickness_mm"]) == (24, 24, 0.48, 0.02)
+    assert dots["layer_diameters_mm"] == pytest.approx(sagitta_diameters(1.44, 0.48, 24), abs=0.0006)
+    assert ticket["registration"]["tolerance_mm"] == 0.5
+    deck = load_game(GAMES / "mini")
+    assert ticket["cards"] == {"unique": len(deck.cards), "printed": sum(c.copies for c in deck.cards)}
+    assert ticket["sheets"]["letter"]["sheets"] == math.ceil(ticket["cards"]["printed"] / ticket["sheets"]["letter"]["cards_per_sheet"])
+    assert ticket["state"] == "draft"  # mini has a provisional card
+    reader = PdfReader(roland_build / "uv/mini-uv-ticket.pdf")
+    assert len(reader.pages) == 1 and "RDG_GLOSS" in reader.pages[0].extract_text()
+
+
+def test_mimaki_layers_are_cmyk_vectors_without_spot_or_profile_and_underbase_is_white(tmp_path, mini):
+    deck, blocks = mini
+    write_uv_package(deck, blocks, list(blocks), tmp_path, printer_for("mimaki-rasterlink", 0.24), underbase=True)
+    with pikepdf.open(tmp_path / "mini-plates-mimaki-rasterlink.pdf") as pdf:
+        assert len(pdf.pages) == 2 * len(blocks)
+        for page in pdf.pages:
+            assert "/ColorSpace" not in page.Resources  # DeviceCMYK only, no Separation
+            ops = pikepdf.parse_content_stream(page, "k")
+            assert [[float(v) for v in op.operands] for op in ops] == [[0, 0, 0, 1]]
+        assert "/DestOutputProfile" not in pdf.Root.OutputIntents[0]  # no embedded ICC profile
+    assert b"/ICCBased" not in (tmp_path / "mini-plates-mimaki-rasterlink.pdf").read_bytes()  # objects are not in object streams
+    with pikepdf.open(tmp_path / "mini-underbase.pdf") as pdf:
+        [(_, space)] = pdf.pages[0].Resources.ColorSpace.items()
+        assert space[1] == pikepdf.Name("/White")
+        assert processing_steps_by_page(pdf)[0] == ["White"]
+
+
+def test_cli_uv_and_build_take_the_printer_profile(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(app, ["build", str(GAMES / "mini"), "--out", str(tmp_path / "b"), "--uv-printer", "nope", "-q"])
+    assert result.exit_code == 2 and "unknown UV printer profile 'nope'; known: arizona, flat-plate" in result.output
+    assert not (tmp_path / "b").exists()
+    out = tmp_path / "uv"
+    result = runner.invoke(app, ["uv", str(GAMES / "mini"), "--out", str(out), "--uv-printer", "arizona", "--underbase",
+                                 "--layer-thickness", "0.12mm"])
+    assert result.exit_code == 0, result.output
+    assert {p.name for p in out.glob("*.pdf")} == {"mini-braille.pdf", "mini-plates-arizona.pdf", "mini-mask-k100.pdf",
+                                                   "mini-underbase.pdf", "mini-uv-ticket.pdf"}
+    ticket = json.loads((out / "mini-uv-ticket.json").read_text())
+    assert ticket["spots"] == {"clear": "Spot 1", "white_underbase": "Spot 2", "reserved_by_rip": ["White"]}
+    assert ticket["dots"]["spec800"]["layers"] == 4
+    assert len(PdfReader(out / "mini-plates-arizona.pdf").pages) == 4 * len(load_game(GAMES / "mini").cards)
