@@ -54,7 +54,7 @@ class BrailleProduct:
 @dataclass(frozen=True)
 class PrintProduct:
     """What the print stage makes: the fronts PDF (a page per unique card) and the backs
-    PDF (a page per class), each with its page ids and drawing findings."""
+    PDF (a page per card back), each with its page ids and drawing findings."""
 
     fronts: PrintResult
     backs: PrintResult

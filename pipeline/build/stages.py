@@ -84,7 +84,7 @@ def stage_dice(job: Job) -> list[Finding]:
 
 
 def stage_print(job: Job) -> list[Finding]:
-    """The print PDFs: one front per unique card, one back per class (PDF/X-1a, CMYK, 3×5 in + bleed).
+    """The print PDFs: one front per unique card, one page per card back (PDF/X-1a, CMYK, 3×5 in + bleed).
 
     A game whose card size has no layout gets the PR007 finding and nothing is drawn
     (``job.printed`` stays None: the error stops the build before later stages). Otherwise

@@ -1,6 +1,6 @@
 """Imposition: card pages many-up on press sheets with crop marks, duplex backs and the braille plate.
 
-Inputs are the print PDFs (fronts: one page per unique card; backs: one page per class),
+Inputs are the print PDFs (fronts: one page per unique card; backs: one page per card back),
 optionally the UV braille layer (page for page with the fronts), a sheet preset and the
 copies to print. Outputs, in ``out_dir``:
 
@@ -32,6 +32,7 @@ from typing import Sequence
 
 from pypdf import PdfReader, PdfWriter, Transformation
 
+from engine.backs import back_id
 from engine.findings import Finding, Location, Severity
 from engine.registry import declare
 from engine.units import pt_to_mm
@@ -160,8 +161,9 @@ class ImposeResult:
 def deck_copies(deck, front_pages: Sequence[str], back_pages: Sequence[str]) -> list[tuple[int, int, int]]:
     """``(front_page_index, back_page_index, copies)`` for every card of ``deck`` in deck order.
 
-    ``front_pages`` are card ids per fronts page, ``back_pages`` class ids per backs page
-    (``PrintResult.pages`` of the print stage). Raises
+    ``front_pages`` are card ids per fronts page, ``back_pages`` back ids per backs page
+    (``PrintResult.pages`` of the print stage); each front's back is its card's back
+    (:func:`engine.backs.back_id`: its class's, its deck's or the game's common back). Raises
     :class:`pipeline.render.deck_pdf.UnknownClassError` for a card whose class the game
     lacks (a data error) and :class:`ImpositionError` for a card whose page is missing.
     """
@@ -176,9 +178,10 @@ def deck_copies(deck, front_pages: Sequence[str], back_pages: Sequence[str]) -> 
                                     f"(classes: {', '.join(c.id for c in deck.game.classes)})")
         if card.id not in fronts:
             raise ImpositionError(f"card {card.id!r} has no page in the fronts PDF")
-        if back_pages and card.class_id not in backs:
-            raise ImpositionError(f"class {card.class_id!r} of card {card.id!r} has no page in the backs PDF")
-        out.append((fronts[card.id], backs.get(card.class_id, 0), card.copies))
+        back = back_id(deck.game, card)
+        if back_pages and back not in backs:
+            raise ImpositionError(f"back {back!r} of card {card.id!r} has no page in the backs PDF")
+        out.append((fronts[card.id], backs.get(back, 0), card.copies))
     return out
 
 
@@ -262,7 +265,7 @@ def impose(
     and no blank sheet follows. Raises :class:`ImpositionError` for an unknown sheet, an
     unreadable PDF, a page index out of range or a braille layer whose page count differs
     from the fronts'. Given ``front_ids`` (the deck's card ids in order) and ``back_ids``
-    (its class ids), the fronts and braille layer, and the backs, must match them page for
+    (its back ids), the fronts and braille layer, and the backs, must match them page for
     page (:func:`check_page_ids`; :class:`StaleCardPdfError` otherwise). Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
     IM003 (page without TrimBox), IM004 (sources not PDF/X-1a, so neither are the sheets),
     IM005 (back offset over 5 mm on an axis), IM006 (calibration instructions cut for want of margin).
