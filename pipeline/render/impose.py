@@ -185,15 +185,16 @@ def deck_copies(deck, front_pages: Sequence[str], back_pages: Sequence[str]) -> 
     return out
 
 
-def _slug(game_id: str, grid: Grid, side: str, number: int, count: int) -> str:
-    text = f"{game_id} · sheet {number}/{count} · {side} · {grid.spec.name} {grid.orientation}"
+def _slug(game_id: str, grid: Grid, side: str, number: int, count: int, note: str = "") -> str:
+    text = f"{note + ' · ' if note else ''}{game_id} · sheet {number}/{count} · {side} · {grid.spec.name} {grid.orientation}"
     if side == "back":
         off = grid.spec.back_offset
         text += f" · {grid.spec.flip} flip · back offset {pt_to_mm(off.dx):+.2f}, {pt_to_mm(off.dy):+.2f} mm"
     return text
 
 
-def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str) -> list[Finding]:
+def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str,
+                note: str = "") -> list[Finding]:
     """Impose ``faces`` (source page index per card, in order) onto sheets for one side and write ``path``.
 
     The sheets are finished as PDF/X-1a:2003 (:func:`pipeline.render.pdfx.finish`, each page
@@ -201,7 +202,7 @@ def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: lis
     the sheets are written as they are and an IM004 finding says why.
     """
     count = grid.sheets_for(len(faces))
-    data = marks.marks_pdf(grid, side, [_slug(game_id, grid, side, n, count) for n in range(1, count + 1)], font)
+    data = marks.marks_pdf(grid, side, [_slug(game_id, grid, side, n, count, note) for n in range(1, count + 1)], font)
     writer = PdfWriter()
     for n, marks_page in enumerate(PdfReader(io.BytesIO(data)).pages):
         sheet = writer.add_page(marks_page)
@@ -253,6 +254,7 @@ def impose(
     game_id: str,
     front_ids: Sequence[str] | None = None,
     back_ids: Sequence[str] | None = None,
+    note: str = "",
 ) -> ImposeResult:
     """Impose a game's card PDFs onto press sheets (see the module docs for the files written).
 
@@ -269,6 +271,7 @@ def impose(
     page (:func:`check_page_ids`; :class:`StaleCardPdfError` otherwise). Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
     IM003 (page without TrimBox), IM004 (sources not PDF/X-1a, so neither are the sheets),
     IM005 (back offset over 5 mm on an axis), IM006 (calibration instructions cut for want of margin).
+    ``note`` heads every sheet's slug line (the build's draft mark and print run).
     """
     from pipeline.render.fonts import face
 
@@ -290,11 +293,11 @@ def impose(
     out = Path(out_dir)
     stem = f"{game_id}-{spec.name}"
     paths = {side: out / f"{stem}-{side}s.pdf" for side in ("front", "back")} | {"braille": out / f"{stem}-braille.pdf"}
-    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font)
+    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font, note)
     if backs is not None:
-        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font)
+        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font, note)
     if braille is not None:
-        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font)
+        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font, note)
     calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})")
     findings += _sheet_findings(grid, font, calibration, paths, with_backs=backs is not None)
 
