@@ -41,7 +41,8 @@ def back_reveals_card(deck: Deck, ctx) -> Iterator[Problem]:
 
     The main deck is shuffled together when ``composition.shuffle: together``, or when a
     deal is not the size of one class (the deck is dealt out); every deck in
-    ``composition.decks`` is shuffled on its own.
+    ``composition.decks`` is shuffled on its own. When the data states neither a shuffle
+    nor a deal, how the main deck is played is unknown and only the separate decks are checked.
 
     Fails: two classes in the main deck, ``shuffle: together`` and no ``backs:`` (one back per class).
     Passes: the same with ``backs: {share: common, designs: {common: {name: Mini, emblem: Star, colours: ember}}}``,
