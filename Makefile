@@ -5,12 +5,18 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-APT_PACKAGES := liblouis20 liblouis-data python3-louis python3-venv ghostscript
+APT_PACKAGES := liblouis20 liblouis-data python3-louis python3-venv ghostscript icc-profiles-free argyll
+# ICC profiles of the printing targets, built from Debian's characterisation data at setup
+# (scripts/build-icc.sh; generated, not committed).
+ICC_PROFILES := templates/targets/icc/FOGRA39L.icc templates/targets/icc/TR006.icc templates/targets/icc/TR003.icc
 STAMP := $(VENV)/.deckpress-installed
 
 .PHONY: build test bench setup clean a11y-setup
 
-setup: $(STAMP)
+setup: $(STAMP) $(ICC_PROFILES)
+
+templates/targets/icc/%.icc: scripts/build-icc.sh | $(STAMP)
+	@scripts/build-icc.sh $* $@ $$(sed -n 's/^ink_limit: *//p' $$(grep -l '^characterisation: $*$$' templates/targets/*.yaml))
 
 $(STAMP): pyproject.toml scripts/ensure-system.sh scripts/link-louis.sh
 	@scripts/ensure-system.sh $(APT_PACKAGES)
@@ -42,4 +48,4 @@ bench: setup
 	$(PY) -m pipeline.build.bench
 
 clean:
-	rm -rf output/*/ $(VENV)
+	rm -rf output/*/ $(VENV) templates/targets/icc

@@ -207,11 +207,14 @@ class BrailleSettings(Located):
     ``grade`` is 1 or 2 (tables ``en-ueb-g1.ctb`` / ``en-ueb-g2.ctb``); ``name_grade``
     overrides it for card names (a game may ask for uncontracted names);
     ``geometry`` names the dot geometry profile (``spec800`` by default).
+    ``class_indicator`` is how a lone capital letter (class indicator, A/P mark) is written:
+    ``grade-1-symbol`` (UEB §5.7: ⠰⠠⠑ in grade 2) or, deliberately, ``capital-only`` (⠠⠑).
     """
 
     grade: Literal[1, 2] = 2
     name_grade: Literal[1, 2] | None = None
     geometry: str = "spec800"
+    class_indicator: Literal["grade-1-symbol", "capital-only"] = "grade-1-symbol"
 
 
 class CardSize(Located):

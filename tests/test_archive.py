@@ -172,9 +172,10 @@ def test_braille_lines_with_their_print_equivalent(mini_dir, tmp_path):
     rows = [[c.text_content() for c in tr] for tr in doc.xpath("//table[@class='braille-lines']/tbody/tr")]
     block = blocks["fireball"]
     assert [r[1] for r in rows] == list(block.lines)
-    # checked by hand against UEB grade 2: class indicator F = capital sign + f ⠠⠋; "Fireball" letter by
+    # checked by hand against UEB grade 2: class indicator F standing alone = grade 1 symbol indicator
+    # + capital sign + f ⠰⠠⠋ (⠠⠋ alone would read "From", UEB §5.7); "Fireball" letter by
     # letter ⠠⠋⠊⠗⠑⠃⠁⠇⠇ (no contraction applies); power "?" = full cell ⠿ then question mark ⠦
-    assert rows[0] == ["1", "⠠⠋", "Class indicator"]
+    assert rows[0] == ["1", "⠰⠠⠋", "Class indicator"]
     assert rows[1] == ["2", "⠠⠋⠊⠗⠑⠃⠁⠇⠇", "Name"]
     assert rows[-1][1:] == ["⠿⠦", "Power"]
     assert all(r[1].strip() and all("⠀" <= ch <= "⠿" for ch in r[1]) for r in rows)
@@ -222,8 +223,10 @@ def test_index_classes_show_the_braille_indicator(mini_dir, tmp_path):
     write_archive(deck, {}, None, tmp_path)
     doc = lxml.html.fromstring((tmp_path / "index.html").read_bytes())
     rows = [[" ".join(c.text_content().split()) for c in tr] for tr in doc.xpath("//section[@aria-labelledby='classes']//tbody/tr")]
-    # uncontracted UEB: capital sign ⠠ then the letter (e ⠑, f ⠋)
-    assert [r[1:] for r in rows] == [["E ⠠⠑", "2 unique, 4 printed"], ["F ⠠⠋", "2 unique, 4 printed"]]
+    # a letter standing alone in grade 2 (UEB §5.7): grade 1 symbol indicator ⠰, capital sign ⠠, letter (e ⠑, f ⠋)
+    assert [r[1:] for r in rows] == [["E ⠰⠠⠑", "2 unique, 4 printed"], ["F ⠰⠠⠋", "2 unique, 4 printed"]]
+    note = doc.xpath("//section[@aria-labelledby='classes']/p/text()")[0]
+    assert "⠰⠠⠑" in note and "Every" in note
     assert doc.xpath("//section[@aria-labelledby='classes']//tbody/tr/th/a/text()") == ["Ember", "Forest"]
 
 

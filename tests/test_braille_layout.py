@@ -63,7 +63,8 @@ def test_over_long_word_is_hyphenated_and_reported():
 
 def test_hyphenation_never_ends_a_line_with_a_numeric_indicator():
     lines, _ = wrap(["⠁⠃⠉⠙⠑⠋⠛⠓⠼⠁⠃"], 10)
-    assert lines == ["⠁⠃⠉⠙⠑⠋⠛⠓⠤", "⠼⠁⠃"]
+    assert len(lines) == 2 and lines[0].endswith("⠤") and not lines[0].endswith("⠼⠤")
+    assert "".join(lines).replace("⠤", "") == "⠁⠃⠉⠙⠑⠋⠛⠓⠼⠁⠃"
 
 
 def test_wrap_refuses_tiny_widths():
@@ -85,27 +86,28 @@ def test_mini_blocks_in_deck_order_with_box_from_layout(mini):
     assert findings == []
     assert list(blocks) == ["ember-apprentice", "ember-ranger", "forest-apprentice", "fireball"]
     b = blocks["fireball"]
-    assert b.lines == ("⠠⠋", "⠠⠋⠊⠗⠑⠃⠁⠇⠇", "⠠⠗⠁⠇⠇⠽⠖", "⠠⠢⠡⠁⠝⠞⠖", "⠿⠦")
+    assert b.lines == ("⠰⠠⠋", "⠠⠋⠊⠗⠑⠃⠁⠇⠇", "⠠⠗⠁⠇⠇⠽⠖", "⠠⠢⠡⠁⠝⠞⠖", "⠿⠦")
     assert b.line_fields == ("indicator", "name", "keywords", "keywords", "power")
     assert (b.cells_per_line, b.lines_available, b.fits) == (10, 9, True)
     assert b.origin_mm == pytest.approx((6.35, 30.48))  # 0.25 in, 1.2 in from the trim's top-left
     assert b.profile.name == "spec800"
-    assert blocks["forest-apprentice"].lines == ("⠠⠋", "⠠⠿⠑⠌", "⠠⠁⠏⠏⠗⠢⠞⠊⠉⠑", "⠠⠢⠡⠁⠝⠞⠖", "⠼⠁")
+    assert blocks["forest-apprentice"].lines == ("⠰⠠⠋", "⠠⠿⠑⠌", "⠠⠁⠏⠏⠗⠢⠞⠊⠉⠑", "⠠⠢⠡⠁⠝⠞⠖", "⠼⠁")
 
 
 def test_block_dots_are_in_trim_millimetres(mini):
     b = layout_deck(mini, layout=fixed_layout())[0]["ember-apprentice"]
-    first = b.dots()[0]  # ⠠ of ⠠⠑: dot 6 of the first cell
-    assert (first.line, first.cell, first.dot) == (0, 0, 6)
-    assert (first.x, first.y) == pytest.approx((6.35 + 0.72 + 2.34, 30.48 + 0.72 + 4.68), abs=0.01)
+    first = b.dots()[0]  # ⠰ of ⠰⠠⠑: dots 5 and 6 of the first cell
+    assert (first.line, first.cell, first.dot) == (0, 0, 5)
+    assert (first.x, first.y) == pytest.approx((6.35 + 0.72 + 2.34, 30.48 + 0.72 + 2.34), abs=0.01)
     assert len(b.dots()) == sum(bin(ord(c) - 0x2800).count("1") for line in b.lines for c in line)
 
 
-def test_power_crystal_indicator_follows_the_class_indicator(mini_plus_dir):
+def test_power_crystal_indicator_is_last_in_the_power_position(mini_plus_dir):
+    # Print puts A/P in the power position (the "Power Circle", Power Crystal rulebook); braille too.
     deck = load_game(mini_plus_dir)
     b = layout_deck(deck)[0]["crystal-rally"]
-    assert b.lines[0] == "⠠⠉⠀⠠⠁"  # class C, then Active
-    assert b.line_fields[-1] == "rules"
+    assert b.lines[0] == "⠰⠠⠉"  # class C standing alone (⠠⠉ alone reads "Can")
+    assert (b.lines[-1], b.line_fields[-1]) == ("⠠⠁", "power")  # Active: capital a, no indicator needed
 
 
 def test_braille_rules_replace_rules_and_empty_leaves_them_out(mini):
@@ -119,8 +121,9 @@ def test_name_grade_applies_to_names_only(mini):
     deck = mini.model_copy(update={"game": mini.game.model_copy(update={"braille": mini.game.braille.model_copy(update={"name_grade": 1})})})
     blocks, findings = layout_deck(deck)
     b = blocks["forest-apprentice"]
-    # Uncontracted "Apprentice" is 11 cells: longer than a line, so it is divided and reported.
-    assert b.lines[1:4] == ("⠠⠋⠕⠗⠑⠎⠞", "⠠⠁⠏⠏⠗⠑⠝⠞⠊⠤", "⠉⠑")
+    # Uncontracted "Apprentice" is 11 cells: longer than a line, so it is divided (at the
+    # hyph_en_US point appren-tice) and reported.
+    assert b.lines[1:4] == ("⠠⠋⠕⠗⠑⠎⠞", "⠠⠁⠏⠏⠗⠑⠝⠤", "⠞⠊⠉⠑")
     assert b.lines[4] == "⠠⠢⠡⠁⠝⠞⠖"  # the keyword stays grade 2
     assert [(f.code, f.location.card) for f in findings] == [("BR003", "ember-apprentice"), ("BR003", "forest-apprentice")]
 
@@ -135,10 +138,10 @@ def test_overflow_is_reported_with_cells_and_lines_never_truncated(mini):
     b = blocks["ember-ranger"]
     assert len(b.lines) == 1 + 2 + 15 + 1 and not b.fits
     assert b.lines[-1] == "⠼⠑"  # nothing dropped: the power is still the last line
-    assert b.cells_needed == 2 + 5 + 6 + 15 * 7 + 2
+    assert b.cells_needed == 3 + 5 + 6 + 15 * 7 + 2
     [f] = findings
     assert (f.code, f.name, f.location.card) == ("BR001", "braille-overflow", "ember-ranger")
-    assert f.message == ("braille of card ember-ranger needs 19 lines (120 cells) but the box holds "
+    assert f.message == ("braille of card ember-ranger needs 19 lines (121 cells) but the box holds "
                          "9 lines of 10 cells (90 cells); it overflows in the rules")
     assert len(b.dots()) == sum(bin(ord(c) - 0x2800).count("1") for line in b.lines[:9] for c in line)
 
@@ -199,8 +202,20 @@ def test_every_shipped_card_has_its_block():
         for card in deck.cards:
             b = blocks[card.id]
             assert all(is_six_dot(line) and 0 < len(line) <= b.cells_per_line for line in b.lines), card.id
-            indicator = translate(deck.game.class_by_id(card.class_id).indicator, 1)
-            assert b.lines[0].startswith(indicator), card.id
+            indicator = translate(deck.game.class_by_id(card.class_id).indicator, 2)
+            assert b.lines[0] == indicator, card.id
+            assert not [f for f in findings if f.code in ("BR007", "BR008")], [f.render() for f in findings]
             if card.power is not None and card.id not in powerless:
                 assert b.lines[-1] == power.encode(card.power), card.id
             assert b.fits or card.id in overflowing, card.id
+
+
+def test_class_indicator_capital_only_when_the_game_asks_and_the_key_says_so(mini):
+    from pipeline.braille.fields import indicator_note
+
+    braille = mini.game.braille.model_copy(update={"class_indicator": "capital-only"})
+    deck = mini.model_copy(update={"game": mini.game.model_copy(update={"braille": braille})})
+    blocks, findings = layout_deck(deck)
+    assert findings == [] and blocks["ember-apprentice"].lines[0] == "⠠⠑"  # as the data asks
+    assert "without the grade 1 symbol indicator" in indicator_note(braille)
+    assert layout_deck(mini)[0]["ember-apprentice"].lines[0] == "⠰⠠⠑"  # UEB §5.7 by default

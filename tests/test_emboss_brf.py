@@ -19,22 +19,23 @@ from pipeline.emboss.write import write_embosser_files
 
 # Golden BRF of the mini fixture, card layout on card-3x5: one card per page, CR LF after
 # every line, a form feed after every page. Checked by hand once against the UEB chart
-# (Braille ASCII letter = dots): ",E" capital sign (6) + e = class indicator E (Ember);
+# (Braille ASCII letter = dots): ";,E" grade 1 symbol indicator (56) + capital sign (6) + e =
+# class indicator E (Ember) standing alone (UEB §5.7: ",E" alone reads "Every");
 # ",EMB]" Ember with the er groupsign "]" (12456); ",APPR5TICE" Apprentice with the en
 # groupsign "5" (26); ",5*ANT6" Enchant! = en "5", ch "*" (16), a n t, "!" "6" (235);
 # "#A" numeric indicator + a = power 1; ",RANG]" Ranger; "#E" = 5; ",=E/" Forest = for
 # "=" (123456), e, st "/" (34); ",RALLY6" Rally!; "=8" full cell + "?" (236) = power "?".
 MINI_CARD_BRF = (
-    b",E\r\n,EMB]\r\n,APPR5TICE\r\n,5*ANT6\r\n#A\r\n\x0c"
-    b",E\r\n,EMB]\r\n,RANG]\r\n#E\r\n\x0c"
-    b",F\r\n,=E/\r\n,APPR5TICE\r\n,5*ANT6\r\n#A\r\n\x0c"
-    b",F\r\n,FIREBALL\r\n,RALLY6\r\n,5*ANT6\r\n=8\r\n\x0c"
+    b";,E\r\n,EMB]\r\n,APPR5TICE\r\n,5*ANT6\r\n#A\r\n\x0c"
+    b";,E\r\n,EMB]\r\n,RANG]\r\n#E\r\n\x0c"
+    b";,F\r\n,=E/\r\n,APPR5TICE\r\n,5*ANT6\r\n#A\r\n\x0c"
+    b";,F\r\n,FIREBALL\r\n,RALLY6\r\n,5*ANT6\r\n=8\r\n\x0c"
 )
 
 
 def test_golden_card_layout_brf(mini, tmp_path):
     deck, blocks = mini
-    result = write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("brf",))
+    result = write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("brf",), copies=False)
     assert result.findings == ()
     assert [p.name for p in result.paths] == ["mini-card-3x5-card.brf", "mini-card-3x5-card.brf.json"]
     assert (tmp_path / "mini-card-3x5-card.brf").read_bytes() == MINI_CARD_BRF
@@ -42,10 +43,10 @@ def test_golden_card_layout_brf(mini, tmp_path):
 
 def test_sidecar_records_table_grade_format_and_card_order(mini, tmp_path):
     deck, blocks = mini
-    write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("brf",))
+    write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("brf",), copies=False)
     side = json.loads((tmp_path / "mini-card-3x5-card.brf.json").read_text())
     assert side["table"] == "en-ueb-g2.ctb" and side["grade"] == 2
-    assert (side["cells_per_line"], side["lines_per_page"]) == (10, 11)
+    assert (side["cells_per_line"], side["lines_per_page"]) == (10, 9)  # the card layout's braille box at spec800
     assert side["profile"] == "card-3x5" and side["layout"] == "card"
     assert side["card_order"] == ["ember-apprentice", "ember-ranger", "forest-apprentice", "fireball"]
     assert side["pages"] == [["ember-apprentice"], ["ember-ranger"], ["forest-apprentice"], ["fireball"]]
@@ -60,13 +61,13 @@ def test_sidecar_records_table_grade_format_and_card_order(mini, tmp_path):
 # last cell (no trailing spaces). A blank line, then row 2: fireball alone, at cell 1. Every card's
 # cells are those of MINI_CARD_BRF above (the test below cuts the columns apart and compares).
 MINI_SHEET_BRF = (
-    b",E          ,E          ,F\r\n"
+    b";,E         ;,E         ;,F\r\n"
     b",EMB]       ,EMB]       ,=E/\r\n"
     b",APPR5TICE  ,RANG]      ,APPR5TICE\r\n"
     b",5*ANT6     #E          ,5*ANT6\r\n"
     b"#A                      #A\r\n"
     b"\r\n"
-    b",F\r\n,FIREBALL\r\n,RALLY6\r\n,5*ANT6\r\n=8\r\n\x0c"
+    b";,F\r\n,FIREBALL\r\n,RALLY6\r\n,5*ANT6\r\n=8\r\n\x0c"
 )
 
 
@@ -99,7 +100,7 @@ def test_sidecar_records_each_cards_page_row_column_line_and_cell(mini, tmp_path
         ("forest-apprentice", 1, 1, 3, 1, 25),
         ("fireball", 1, 2, 1, 7, 1),  # row 1 is lines 1–5, line 6 is blank
     ]
-    write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("brf",))
+    write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("brf",), copies=False)
     card = json.loads((tmp_path / "mini-card-3x5-card.brf.json").read_text())
     assert card["column_gap_cells"] is None
     assert [(p["page"], p["row"], p["column"], p["line"], p["cell"]) for p in card["placements"]] == [(n, 1, 1, 1, 1) for n in (1, 2, 3, 4)]
@@ -170,11 +171,10 @@ def test_every_byte_in_range_for_every_profile_and_layout(mini, tmp_path):
     made = []
     for profile, layout in [("card-3x5", "card"), ("card-3x5", "sheet"), ("generic-40x25", "sheet"),
                             ("index-everest-d", "sheet"), ("index-basic-d", "sheet"),
-                            ("enabling-technologies-romeo-60", "sheet"), ("viewplus-tiger-max", "sheet"),
-                            ("index-basic-d", "card"), ("enabling-technologies-romeo-60", "card")]:
+                            ("enabling-technologies-romeo-60", "sheet"), ("viewplus-tiger-max", "sheet")]:
         result = write_embosser_files(deck, blocks, tmp_path, profile, layout, formats=("brf",))
         made += [p for p in result.paths if p.suffix == ".brf"]
-    assert len(made) == 9
+    assert len(made) == 7
     for path in made:
         data = path.read_bytes()
         assert set(data) - set(range(0x20, 0x60)) <= {0x0D, 0x0A, 0x0C}, path
@@ -233,12 +233,12 @@ def test_block_taller_than_the_profile_is_a_finding_not_a_corrupt_page(mini, tmp
     deck, blocks = mini
     tall = dict(blocks)
     tall["ember-ranger"] = dataclasses.replace(blocks["ember-ranger"], lines=("\u2801",) * 12)  # 12 lines > 11
-    result = write_embosser_files(deck, tall, tmp_path, "card-3x5", "card")
+    result = write_embosser_files(deck, tall, tmp_path, "card-3x5", "card", copies=False)
     assert [(f.code, f.location.card) for f in result.findings] == [("EM001", "ember-ranger")]
-    assert "needs 12 lines" in result.findings[0].message and "has 11 per page" in result.findings[0].message
+    assert "needs 12 lines" in result.findings[0].message and "has 9 per page" in result.findings[0].message
     data = (tmp_path / "mini-card-3x5-card.brf").read_bytes()
-    assert data == MINI_CARD_BRF.replace(b",E\r\n,EMB]\r\n,RANG]\r\n#E\r\n\x0c", b"")
-    assert check_brf(data, 10, 11) == []
+    assert data == MINI_CARD_BRF.replace(b";,E\r\n,EMB]\r\n,RANG]\r\n#E\r\n\x0c", b"")
+    assert check_brf(data, 10, 9) == []
     side = json.loads((tmp_path / "mini-card-3x5-card.brf.json").read_text())
     assert side["omitted"] == ["ember-ranger"] and "ember-ranger" not in side["card_order"]
 
@@ -256,7 +256,7 @@ def test_line_wider_than_the_profile_and_non_six_dot_cells_are_findings():
 def test_missing_block_is_a_finding(mini, tmp_path):
     deck, blocks = mini
     partial = {k: v for k, v in blocks.items() if k != "fireball"}
-    result = write_embosser_files(deck, partial, tmp_path, "card-3x5", "card", formats=("brf",))
+    result = write_embosser_files(deck, partial, tmp_path, "card-3x5", "card", formats=("brf",), copies=False)
     assert [(f.code, f.location.card) for f in result.findings] == [("EM007", "fireball")]
     assert len(read_brf((tmp_path / "mini-card-3x5-card.brf").read_bytes())) == 3
 

@@ -15,9 +15,12 @@ def test_emboss_card_layout_writes_brf_sidecar_and_pef(mini_dir, tmp_path):
     result = runner.invoke(app, ["emboss", str(mini_dir), "--profile", "card-3x5", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == [".deckpress-files", "mini-card-3x5-card.brf", "mini-card-3x5-card.brf.json", "mini-card-3x5-card.pef"]
-    assert len(read_brf((tmp_path / "mini-card-3x5-card.brf").read_bytes())) == 4
+    assert len(read_brf((tmp_path / "mini-card-3x5-card.brf").read_bytes())) == 8  # one page per physical card
     assert validate_pef(tmp_path / "mini-card-3x5-card.pef") == []
     assert "0 error(s)" in result.output
+    unique = runner.invoke(app, ["emboss", str(mini_dir), "--profile", "card-3x5", "--unique", "--out", str(tmp_path)])
+    assert unique.exit_code == 0, unique.output
+    assert len(read_brf((tmp_path / "mini-card-3x5-card.brf").read_bytes())) == 4  # one per unique card
 
 
 def test_emboss_sheet_brf_only(mini_dir, tmp_path):

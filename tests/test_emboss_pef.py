@@ -22,7 +22,7 @@ GOLDEN = FIXTURES / "emboss" / "mini-card-3x5-card.pef"
 
 def test_golden_card_layout_pef(mini, tmp_path):
     deck, blocks = mini
-    result = write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("pef",), date="2026-01-01")
+    result = write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("pef",), date="2026-01-01", copies=False)
     assert result.findings == ()
     assert (tmp_path / "mini-card-3x5-card.pef").read_bytes() == GOLDEN.read_bytes()
 
@@ -35,10 +35,10 @@ def test_golden_structure(mini):
     assert dc["identifier"].startswith("deckpress:mini:") and len(dc["identifier"]) == len("deckpress:mini:") + 16
     assert (dc["title"], dc["language"], dc["date"]) == ("Mini ICG: braille cards", "en", "2026-01-01")
     volume = root.find(f".//{{{PEF_NS}}}volume")
-    assert dict(volume.attrib) == {"cols": "10", "rows": "11", "rowgap": "0", "duplex": "false"}
+    assert dict(volume.attrib) == {"cols": "10", "rows": "9", "rowgap": "0", "duplex": "false"}
     pages = read_pef(GOLDEN)
     assert len(pages) == 4
-    assert pages[3] == ["⠠⠋", "⠠⠋⠊⠗⠑⠃⠁⠇⠇", "⠠⠗⠁⠇⠇⠽⠖", "⠠⠢⠡⠁⠝⠞⠖", "⠿⠦"]
+    assert pages[3] == ["⠰⠠⠋", "⠠⠋⠊⠗⠑⠃⠁⠇⠇", "⠠⠗⠁⠇⠇⠽⠖", "⠠⠢⠡⠁⠝⠞⠖", "⠿⠦"]
     assert all("\u2800" <= ch <= "\u283f" for page in pages for row in page for ch in row)
 
 
@@ -59,7 +59,7 @@ def test_every_pef_we_write_validates(mini, tmp_path):
         result = write_embosser_files(deck, blocks, tmp_path, profile, "sheet", formats=("pef",), copies=True, date="2026-01-01")
         made += result.paths
     made += write_embosser_files(deck, blocks, tmp_path, "index-everest-d", "sheet", formats=("pef",), interpoint=True, date="2026-01-01").paths
-    made += write_embosser_files(deck, blocks, tmp_path, "index-basic-d", "card", formats=("pef",), date="2026-01-01").paths
+    made += write_embosser_files(deck, blocks, tmp_path, "card-3x5", "card", formats=("pef",), date="2026-01-01").paths
     assert len(made) == 8
     for path in made:
         assert validate_pef(path) == [], path
@@ -76,9 +76,9 @@ def test_sheet_pef_puts_cards_side_by_side_with_a_blank_line_between_rows(mini, 
     assert text.count("<row/>") == 1 and text.count("<page>") == 1
     assert 'cols="40" rows="25"' in text
     [page] = read_pef(path)
-    assert page[0] == "⠠⠑" + "⠀" * 10 + "⠠⠑" + "⠀" * 10 + "⠠⠋"  # cards at cells 1, 13, 25
+    assert page[0] == "⠰⠠⠑" + "⠀" * 9 + "⠰⠠⠑" + "⠀" * 9 + "⠰⠠⠋"  # cards at cells 1, 13, 25
     assert page[4] == "⠼⠁" + "⠀" * 22 + "⠼⠁"  # ember-ranger (4 lines) leaves its column blank
-    assert page[5:7] == ["", "⠠⠋"] and len(page) == 11
+    assert page[5:7] == ["", "⠰⠠⠋"] and len(page) == 11
     assert not any(row.endswith("⠀") for row in page) and validate_pef(path) == []
 
 
@@ -177,6 +177,6 @@ def test_build_reports_a_profile_that_cannot_take_the_card(mini, tmp_path):
 def test_wider_lines_than_a_block_are_refused_in_pef_too(mini, tmp_path):
     deck, blocks = mini
     wide = dict(blocks, fireball=dataclasses.replace(blocks["fireball"], lines=("⠁" * 11,)))
-    result = write_embosser_files(deck, wide, tmp_path, "card-3x5", "card", formats=("pef",), date="2026-01-01")
+    result = write_embosser_files(deck, wide, tmp_path, "card-3x5", "card", formats=("pef",), date="2026-01-01", copies=False)
     assert [f.code for f in result.findings] == ["EM002"]
     assert len(read_pef(result.paths[0])) == 3 and validate_pef(result.paths[0]) == []

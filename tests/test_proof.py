@@ -50,10 +50,14 @@ def _blend(over: tuple[int, int, int, int], under: tuple[int, int, int]) -> tupl
     return tuple(round(o * a + u * (1 - a)) for o, u in zip(over[:3], under))
 
 
-def test_dot_overlay_sits_where_the_dot_map_says(built):
+def test_dot_overlay_sits_where_the_dot_map_says(built, tmp_path):
+    from pipeline.render.softproof import soft_proof_pdf
+
     deck, blocks = built["deck"], built["blocks"]
     card = deck.card_by_id("forest-apprentice")
-    raster = render_page(built["fronts"], [c.id for c in deck.cards].index(card.id), dpi=150)
+    # the proof shows the page as FOGRA39 prints it (soft proof), under the overlay
+    soft = soft_proof_pdf(built["fronts"], tmp_path / "soft.pdf")
+    raster = render_page(soft, [c.id for c in deck.cards].index(card.id), dpi=150)
     base = proof_front(raster, deck, card, blocks[card.id], overlay=False)
     with Image.open(built["dir"] / "fronts" / f"{card.id}.png") as im:
         proof = im.convert("RGB")
@@ -194,3 +198,21 @@ def test_trim_origin_comes_from_the_trimbox(built):
     assert raster.mm_to_px(25.4, 0) == (81.0, 9.0)  # 1 in = 72 px at 72 dpi, plus the 9 pt bleed
     cropped = render_page(built["fronts"], 0, dpi=96, crop_to_trim=True)
     assert cropped.image.size == (288, 480) and cropped.trim_origin_px == (0.0, 0.0)
+
+
+def test_contact_sheet_puts_each_hint_on_its_own_line_after_the_message(built, tmp_path):
+    hinted = Finding("DQ001", "provisional-card", Severity.info, "a card we supplied", "confirm the card with the publisher",
+                     Location("cards.yaml", 3, 5, "fireball"))
+    game_wide = Finding("DQ002", "placeholder-base-url", Severity.warning, "a placeholder host", "set archive.base_url",
+                        Location("game.yaml", 9, 3))
+    sheet = write_contact_sheet(built["deck"], tmp_path, [hinted, game_wide])
+    doc = lxml.html.fromstring(sheet.read_bytes())
+    findings = doc.xpath("//ul[@class='findings']/li")
+    with_hint = [li for li in findings if li.xpath("./span[@class='hint']")]
+    assert len(with_hint) == 2
+    for li in with_hint:
+        hint = li.xpath("./span[@class='hint']")[0]
+        assert hint.text_content().startswith("hint: ") and hint.getprevious() is not None  # after the message, apart
+        assert "Hint:" not in li.text_content()
+    css = doc.xpath("//style")[0].text_content()
+    assert ".findings .hint { display: block;" in css  # its own line, as in the terminal

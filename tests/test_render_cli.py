@@ -58,7 +58,7 @@ def test_print_and_qr_rules_are_documented_with_examples():
     import_stage_modules()
 
     mine = [r for r in RULES if r.family in ("PR", "QR")]
-    assert [r.code for r in mine] == ["PR001", "PR002", "PR003", "PR004", "PR005", "PR006", "PR007", "PR008", "PR009", "QR001", "QR002"]
+    assert [r.code for r in mine] == ["PR001", "PR002", "PR003", "PR004", "PR005", "PR006", "PR007", "PR008", "PR009", "PR010", "QR001", "QR002"]
     for r in mine:
         assert "Fails:" in r.doc and "Passes:" in r.doc, r.code
         assert "\n" not in r.summary and r.summary.endswith("."), r.code

@@ -158,9 +158,9 @@ def test_dot_map_lists_every_dot_in_mm_with_diameter_and_spot(tmp_path, mini_dir
         assert entry["dot_diameter_mm"] == 1.44
         assert entry["dot_count"] == len(dots) == len(entry["dots"])
         assert entry["dots"] == [[round(d.x, 3), round(d.y, 3)] for d in dots]
-    # ember-apprentice starts with the class indicator ⠠⠑ (capital sign = dot 6; e = dots 1, 5)
+    # ember-apprentice starts with the class indicator ⠰⠠⠑ (⠰ = dots 5, 6; then capital sign = dot 6 of cell 2)
     first = doc["cards"]["ember-apprentice"]["dots"][:3]
-    assert first == [[9.41, 38.42], [13.27, 33.74], [15.61, 36.08]]
+    assert first == [[9.41, 36.08], [9.41, 38.42], [15.61, 38.42]]
 
 
 def test_layer_follows_the_given_card_order_and_refuses_missing_blocks(tmp_path):

@@ -6,7 +6,8 @@ Layout of the archive folder (``out_dir``):
   key, keywords, every card by class);
 - one page per card at ``Archive.path_for(card)`` (engine/model.py; ``cards/{id}.html``
   by default), the same relative path the card's QR URL names after the base URL;
-- ``images/<card id>.png``: the card face, rasterised from the print fronts PDF;
+- ``images/<card id>.png``: the card face, rasterised from the print fronts PDF as it will
+  print (soft-proofed through the printing target's profile, :mod:`pipeline.render.softproof`);
 - ``archive.css``: the style sheet (templates/archive/archive.css).
 
 Templates are jinja2 (templates/archive/*.html.j2) with autoescaping on: card data
@@ -30,14 +31,15 @@ from typing import TYPE_CHECKING, Sequence
 
 import jinja2
 
-from engine.model import Card, Deck, Die
+from engine.model import BrailleSettings, Card, Deck, Die
 from pipeline.archive.links import check_qr_links, page_path
 from pipeline.braille.cells import dots
 from pipeline.braille.dice import encode_die, key_text
-from pipeline.braille.translate import translate
+from pipeline.braille.fields import indicator_note, standalone_letter
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import TEMPLATES
-from pipeline.common.raster import png_bytes, render_pages
+from pipeline.common.raster import png_bytes
+from pipeline.render.softproof import soft_proof_pages
 
 if TYPE_CHECKING:
     from pipeline.braille.layout import BrailleBlock
@@ -129,22 +131,25 @@ def braille_parts(deck: Deck, card: Card) -> dict[str, str]:
     """The print text that went into each field of a card's braille block (DESIGN.md §3).
 
     Keys in block order, as in ``BrailleBlock.line_fields``: ``indicator`` (the class
-    indicator letter, then a Power Crystal's A/P mark), ``name``, ``keywords``,
+    indicator letter), ``name``, ``keywords``,
     ``rules`` (``braille_rules`` if set, else ``rules``; an empty string leaves it
-    out) and ``power``. A field without text is absent.
+    out) and ``power`` (the power, then a Power Crystal's A/P mark). A field without text is absent.
     """
     cls = deck.game.class_by_id(card.class_id)
     parts: dict[str, str] = {}
     if cls is not None:
-        parts["indicator"] = f"{cls.indicator} ({cls.name})" + (f" {card.indicator}" if card.indicator else "")
+        parts["indicator"] = f"{cls.indicator} ({cls.name})"
     parts["name"] = card.name
     if card.keywords:
         parts["keywords"] = " ".join(card.keywords)
     rules = card.braille_rules if card.braille_rules is not None else card.rules
     if rules and rules.strip():
         parts["rules"] = " ".join(rules.split())
-    if card.power is not None:
-        parts["power"] = card.power
+    power = [str(card.power)] if card.power is not None else []
+    if card.indicator:
+        power.append(card.indicator)  # the A/P mark is in the power position, in print and braille
+    if power:
+        parts["power"] = " ".join(power)
     return parts
 
 
@@ -232,10 +237,10 @@ def _missing_class(card: Card) -> dict:
     return {"name": card.class_id, "indicator": "?", "emblem": "none"}
 
 
-def _indicator_cells(letter: str) -> str | None:
-    """The class indicator in braille as the braille stage writes it (uncontracted UEB), or None."""
+def _indicator_cells(letter: str, braille: BrailleSettings) -> str | None:
+    """The class indicator in braille as the braille stage writes it (a letter standing alone), or None."""
     try:
-        return translate(letter, 1)
+        return standalone_letter(letter, braille)
     except ValueError:
         return None
 
@@ -254,12 +259,12 @@ def render_index(deck: Deck) -> str:
             if card.keywords:
                 meta += ", " + " ".join(card.keywords)
             cards.append({"href": str(rel), "name": card.name, "meta": meta, "provisional": card.provenance.value == "provisional"})
-        classes.append({"id": cls.id, "name": cls.name, "indicator": cls.indicator, "indicator_cells": _indicator_cells(cls.indicator), "emblem": cls.emblem,
+        classes.append({"id": cls.id, "name": cls.name, "indicator": cls.indicator, "indicator_cells": _indicator_cells(cls.indicator, g.braille), "emblem": cls.emblem,
                         "unique": len(deck.cards_of(cls.id)), "printed": deck.copies_of(cls.id), "cards": cards})
     keywords = [{"name": k.name, "summary": k.summary, "die": (d.name if (d := g.die_by_id(k.die)) else k.die) if k.die else None} for k in g.keywords]
     return environment().get_template("index.html.j2").render(
         game=g, title=f"{g.title} card archive", root="", summary=_summary(deck), quickstart=_quickstart(deck),
-        classes=classes, dice=[die_view(d) for d in g.dice], keywords=keywords, powers=power_key(deck),
+        classes=classes, indicator_note=indicator_note(g.braille), dice=[die_view(d) for d in g.dice], keywords=keywords, powers=power_key(deck),
     )
 
 
@@ -285,7 +290,7 @@ def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir:
     wanted = {c.id for c in deck.cards}
     faces: dict[str, _Face] = {}
     count = 0
-    for card_id, raster in zip(page_ids, render_pages(fronts_pdf, dpi=dpi, crop_to_trim=True)):
+    for card_id, raster in zip(page_ids, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True)):
         count += 1
         if card_id not in wanted or card_id in faces:
             continue

@@ -3,21 +3,23 @@
 Block content, top to bottom (DESIGN.md §3; Apprentice and Enchant rulebooks, "Cards"):
 
 1. ``indicator`` — the class indicator, the first braille symbol at the top of the card:
-   the class's ``indicator`` letter in uncontracted UEB, i.e. capital sign + letter
-   ("E" → ⠠⠑). A Power Crystal's Active/Passive mark (card ``indicator`` A or P;
-   Power Crystal rulebook, "Power Indicators") follows on the same line after a blank
-   cell ("⠠⠉⠀⠠⠁"), since a tactile reader needs it as much as a print reader.
+   the class's ``indicator`` letter standing alone, ⠰⠠⠑ for "E" in a grade 2 game (grade 1
+   symbol indicator, capital sign, letter; :mod:`pipeline.braille.fields`).
 2. ``name`` — the card name, in ``braille.name_grade`` when the game sets it, else ``grade``.
 3. ``keywords`` — in printed order; a keyword is never broken across lines unless it
    alone is longer than a line; several keywords share a line when they fit.
 4. ``rules`` — ``card.braille_rules`` when set (``""`` leaves rules out), else ``card.rules``.
 5. ``power`` — the power cells (:mod:`pipeline.braille.power`) on the last line, so they
-   are the final cells of the block as the rulebooks ask.
+   are the final cells of the block as the rulebooks ask; a Power Crystal's Active/Passive
+   mark (card ``indicator`` A or P) stands there too, as it stands in the print's power
+   position ("Power Circle", Power Crystal rulebook): ⠠⠁ or ⠰⠠⠏.
 
 Every field starts on a new line. Lines break only at blank cells, so a word and a
 numeric indicator with its digits stay together and a line exactly full stays one line.
 A single word longer than a line (rare at 10 cells) is divided with the UEB hyphen ⠤ at
-the end of the line, never after an indicator cell, and reported (BR003).
+the end of the line (:mod:`pipeline.braille.divide`: at a hyphenation point of liblouis's
+patterns, never beside an apostrophe or after an indicator cell, a divided number repeating
+⠼) and reported (BR003).
 Overflow — more lines than the box holds — is reported (BR001) with the cells and lines
 needed and available; the block keeps every line (``fits`` is False), it is never
 truncated silently. Renderers draw ``lines[:lines_available]``.
@@ -33,8 +35,9 @@ from engine.model import Card, Deck, Game
 from engine.registry import declare
 from pipeline.braille.cells import BLANK
 from pipeline.braille.geometry import PROFILES, Dot, GeometryProfile, capacity, dot_centres, get_profile
+from pipeline.braille.divide import divide
+from pipeline.braille.fields import Field, card_fields
 from pipeline.braille.power import PowerEncoding
-from pipeline.braille.translate import UntranslatableCharacter, translate
 from pipeline.common.layout import CardLayout, load_layout
 
 OVERFLOW = declare(
@@ -51,36 +54,14 @@ OVERFLOW = declare(
     Passes: the same card with ``braille_rules: "Swap two cards."`` (5 lines).
     """,
 )
-UNTRANSLATABLE = declare(
-    "BR002",
-    "untranslatable-character",
-    Severity.error,
-    """Card text holds a character the UEB table cannot translate (liblouis would emit an 8-dot escape).
-
-    The field is left out of the braille block until the character is replaced.
-
-    Fails: ``name: "Snow ☃ Sprite"`` (U+2603 has no UEB braille).
-    Passes: ``name: "Snow Sprite"``.
-    """,
-)
 WORD_SPLIT = declare(
     "BR003",
     "braille-word-split",
     Severity.warning,
     """A single braille word is longer than a line of the braille box and was divided with a hyphen.
 
-    Fails: a 12-cell word in a 10-cell line (divided as 9 cells + ⠤, then 3 cells).
+    Fails: "Enchantresses" (12 cells) in a 10-cell line, divided at a hyphenation point as ⠠⠢⠡⠁⠝⠞⠗⠑⠎⠤ / ⠎⠑⠎.
     Passes: every word at most 10 cells, e.g. "Apprentice" (⠠⠁⠏⠏⠗⠢⠞⠊⠉⠑, exactly 10 cells).
-    """,
-)
-POWER_MISSING = declare(
-    "BR004",
-    "power-braille-missing",
-    Severity.error,
-    """A card's power cannot be written with the game's braille power scheme, so the block lacks its power cells.
-
-    Fails: ``power: 12`` in a game whose scheme allows 1-11 and "?".
-    Passes: ``power: 11`` (⠼⠅ in Apprentice's single-letter style).
     """,
 )
 UNKNOWN_PROFILE = declare(
@@ -95,20 +76,6 @@ UNKNOWN_PROFILE = declare(
     Passes: ``braille: {geometry: spec800}`` (or ada-signage, marburg-medium, california).
     """,
 )
-NO_CLASS = declare(
-    "BR006",
-    "class-indicator-missing",
-    Severity.error,
-    """A card's class is not defined by the game, so its braille block has no class indicator.
-
-    Fails: ``class: embr`` when the game defines ``ember``.
-    Passes: ``class: ember`` (indicator "E", braille ⠠⠑).
-    """,
-)
-
-_HYPHEN = "\u2824"  # ⠤ dots 36, UEB hyphen (UEB Rules 2013 §7, punctuation)
-#: Cells that must not end a line: they modify the cell after them (UEB Rules 2013 §3, §5, §6, §8).
-_PREFIX_CELLS = frozenset("\u283c\u2820\u2830\u2810\u2818\u2828\u2838\u2808")  # ⠼ ⠠ ⠰ ⠐ ⠘ ⠨ ⠸ ⠈
 #: Minimum cells per line: a hyphenated piece needs at least one cell plus ⠤.
 MIN_CELLS_PER_LINE = 3
 
@@ -151,24 +118,13 @@ class BrailleBoxTooSmall(ValueError):
     """The layout's braille box holds fewer than :data:`MIN_CELLS_PER_LINE` cells per line or no line."""
 
 
-def _hyphenate(word: str, width: int) -> list[str]:
-    """Divide one over-long word into pieces of at most ``width`` cells, each but the last ending in ⠤."""
-    pieces: list[str] = []
-    while len(word) > width:
-        cut = width - 1
-        while cut > 1 and word[cut - 1] in _PREFIX_CELLS:
-            cut -= 1
-        pieces.append(word[:cut] + _HYPHEN)
-        word = word[cut:]
-    return pieces + [word]
-
-
-def wrap(phrases: list[str], width: int) -> tuple[list[str], list[str]]:
+def wrap(phrases: list[str], width: int, grade: int = 2) -> tuple[list[str], list[str]]:
     """Word-wrap phrases of cells into lines of at most ``width`` cells.
 
     A phrase (a word, or a keyword of several words) is kept whole on one line when it
     fits a line; longer phrases break at their blank cells; a single word longer than a
-    line is hyphenated. Lines never start or end with a blank cell. Returns
+    line is divided by :func:`pipeline.braille.divide.divide` (liblouis hyphenation patterns
+    at ``grade``, never at an apostrophe, ⠼ repeated in a divided number). Lines never start or end with a blank cell. Returns
     ``(lines, divided_words)``. Raises ValueError when ``width < MIN_CELLS_PER_LINE``.
     """
     if width < MIN_CELLS_PER_LINE:
@@ -182,9 +138,9 @@ def wrap(phrases: list[str], width: int) -> tuple[list[str], list[str]]:
         if len(phrase) > width:
             words = [w for w in phrase.split(BLANK) if w]
             if len(words) > 1:
-                sub, more = wrap(words, width)
+                sub, more = wrap(words, width, grade)
             else:
-                sub, more = _hyphenate(phrase, width), [phrase]
+                sub, more = divide(phrase, width, grade), [phrase]
             divided += more
             if current:
                 lines.append(current)
@@ -202,69 +158,13 @@ def wrap(phrases: list[str], width: int) -> tuple[list[str], list[str]]:
     return lines, divided
 
 
-@dataclass(frozen=True)
-class _Field:
-    name: str
-    phrases: list[str]
-    location: Location
-
-
-def _fields(card: Card, game: Game, power: PowerEncoding, findings: list[Finding]) -> list[_Field]:
-    """The block's fields in order, translated; problems go to ``findings``."""
-    grade = game.braille.grade
-    name_grade = game.braille.name_grade or grade
-    at = lambda field: card.where(field).with_card(card.id)  # noqa: E731
-    out: list[_Field] = []
-
-    def cells(field: str, text: str, g: int, where: Location) -> str | None:
-        try:
-            return translate(text, g)
-        except UntranslatableCharacter as exc:
-            findings.append(UNTRANSLATABLE.finding(
-                f"{field} of card {card.id}: cannot translate {exc.char!r} (U+{exc.codepoint:04X}) to UEB braille",
-                where, f"replace U+{exc.codepoint:04X} in the card's {field} with plain text"))
-            return None
-
-    cls = game.class_by_id(card.class_id)
-    head: list[str] = []
-    if cls is None:
-        findings.append(NO_CLASS.finding(f"card {card.id} names class {card.class_id!r}, which the game does not define", at("class_id"), "use one of the class ids in game.yaml"))
-    else:
-        mark = cells("class indicator", cls.indicator, 1, cls.where("indicator").with_card(card.id))
-        head += [mark] if mark else []
-    if card.indicator:
-        mark = cells("power indicator", card.indicator, 1, at("indicator"))
-        head += [mark] if mark else []
-    if head:
-        out.append(_Field("indicator", [BLANK.join(head)], at("class_id")))
-
-    name = cells("name", card.name, name_grade, at("name"))
-    if name:
-        out.append(_Field("name", [name], at("name")))
-    keywords = [k for k in (cells("keyword", kw, grade, at("keywords")) for kw in card.keywords) if k]
-    if keywords:
-        out.append(_Field("keywords", keywords, at("keywords")))
-    rules_field = "braille_rules" if card.braille_rules is not None else "rules"
-    rules_text = card.braille_rules if card.braille_rules is not None else card.rules
-    if rules_text and rules_text.strip():
-        rules = cells("rules text", rules_text, grade, at(rules_field))
-        if rules:
-            out.append(_Field("rules", [rules], at(rules_field)))
-    if card.power is not None:
-        try:
-            out.append(_Field("power", [power.encode(card.power)], at("power")))
-        except ValueError as exc:
-            findings.append(POWER_MISSING.finding(f"card {card.id}: power {card.power!r} has no braille: {exc}", at("power"), "use a power value the game's power scheme allows"))
-    return out
-
-
 def _block(card: Card, game: Game, power: PowerEncoding, cpl: int, lines_available: int,
            origin: tuple[float, float], profile: GeometryProfile, findings: list[Finding]) -> BrailleBlock:
     lines: list[str] = []
     line_fields: list[str] = []
-    overflow_field: _Field | None = None
-    for field in _fields(card, game, power, findings):
-        wrapped, divided = wrap(field.phrases, cpl)
+    overflow_field: Field | None = None
+    for field in card_fields(card, game, power, findings):
+        wrapped, divided = wrap(field.phrases, cpl, field.grade)
         for word in divided:
             findings.append(WORD_SPLIT.finding(
                 f"{field.name} of card {card.id}: the word {word} is {len(word)} cells, longer than a line of {cpl} cells; divided with a hyphen",

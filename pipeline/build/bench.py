@@ -51,7 +51,7 @@ def synthetic_game(folder: Path, n: int) -> Path:
                 "provenance": "provisional",
             }
         )
-    palette = {"background": {"cmyk": [0, 0, 0, 0], "srgb": "#ffffff"}, "text": {"cmyk": [0, 0, 0, 100], "srgb": "#000000"}}
+    palette = {"background": {"cmyk": [0, 0, 0, 0], "srgb": "#ffffff"}, "text": {"cmyk": [0, 0, 0, 100], "srgb": "#2b2b2a"}}
     game = {
         "id": f"synthetic-{n}",
         "title": f"Synthetic {n}",

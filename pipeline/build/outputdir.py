@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 
 from pipeline.common.files import OutputError
-from pipeline.common.ownership import STAGING_MARK, read_build_manifest, refuse_card_data, refuse_foreign
+from pipeline.common.ownership import STAGING_MARK, check_overwrite, read_build_manifest, refuse_card_data, refuse_foreign
 
 LOCK_NAME = ".deckpress.lock"
 
@@ -28,8 +28,10 @@ class BuildBusy(RuntimeError):
 
 def check_targets(out_dir: Path, game_ids: list[str]) -> None:
     """Refuse (ForeignOutput) an output folder that holds card data or lies in a game folder,
-    and any ``<out_dir>/<game id>`` that holds a file deckpress did not write."""
+    a ``report.json`` there that deckpress did not write, and any ``<out_dir>/<game id>`` that
+    holds a file deckpress did not write."""
     refuse_card_data(out_dir)
+    check_overwrite(out_dir / "report.json")
     for game_id in game_ids:
         refuse_foreign(out_dir / game_id)
 

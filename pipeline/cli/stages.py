@@ -38,7 +38,8 @@ def emboss(
     format: Annotated[EmbossFileFormat, typer.Option("--format", help="brf, pef or both.")] = EmbossFileFormat.both,
     layout: Annotated[EmbossLayout, typer.Option(help="card: one card per page; sheet: several cards per page, cut apart.")] = EmbossLayout.card,
     out_dir: Annotated[Optional[Path], out_option("Output folder (default output/<game>/emboss).")] = None,
-    copies: Annotated[bool, typer.Option(help="Emboss every printed copy, not one page per unique card.")] = False,
+    copies: Annotated[bool, typer.Option(help="Emboss every printed copy on sheets too (the card layout always does, unless --unique).")] = False,
+    unique: Annotated[bool, typer.Option("--unique", help="One page per unique card, not one per physical card.")] = False,
     interpoint: Annotated[bool, typer.Option(help="Both sides of the paper (sheet layout, profiles that offer it).")] = False,
 ) -> None:
     """Write BRF (with its JSON sidecar) and PEF embosser files of a game's card braille.
@@ -54,8 +55,9 @@ def emboss(
     blocks, braille_findings = layout_deck(deck)  # the game's profile; BR005 when unknown
     formats = FORMATS if format is EmbossFileFormat.both else (format.value,)
     target = out_dir or Path("output") / deck.game.id / "emboss"
+    expand = False if unique else (True if copies else None)  # None: the layout's default
     with exit_on(EmbossError, OutputError):
-        result = write_embosser_files(deck, blocks, target, profile, layout.value, formats, copies=copies, interpoint=interpoint)
+        result = write_embosser_files(deck, blocks, target, profile, layout.value, formats, copies=expand, interpoint=interpoint)
     for path in result.paths:
         out.print(f"wrote {path}", markup=False)
     finish_with_findings(deck, list(braille_findings) + list(result.findings))

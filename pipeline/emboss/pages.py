@@ -52,7 +52,7 @@ class Placement:
     ``row`` and ``column`` count rows and columns of cards (not lines and cells);
     ``line`` is the page line of the card's first line, ``cell`` the cell (from the
     left margin) of its first cell. In the card layout every card is row 1, column 1,
-    line 1, cell 1.
+    at line and cell 1 after the lead blank lines and cells (none on an adjustable-start profile).
     """
 
     card_id: str
@@ -141,12 +141,16 @@ def paginate(
     fmt: PageFormat,
     layout: Layout,
     locate: Callable[[str], Location] | None = None,
+    lead: tuple[int, int] = (0, 0),
 ) -> Pagination:
     """Place cards' lines on embosser pages (see the module docstring for the two layouts).
 
     ``cards`` is ``(card_id, lines)`` in embossing order (a card may repeat, for
     copies); ``lines`` are Unicode six-dot cells. ``locate`` gives a card's source
-    location for findings. Raises ValueError for an unknown layout.
+    location for findings. ``lead`` is ``(blank lines, blank cells)`` written before each card in
+    the card layout, so its braille lands on the card's braille box on an embosser that
+    starts at its margins (pipeline/emboss/cardstock.py); ``fmt`` includes them.
+    Raises ValueError for an unknown layout.
     """
     if layout not in LAYOUTS:
         raise ValueError(f"unknown embosser layout {layout!r}; layouts: {', '.join(LAYOUTS)}")
@@ -155,10 +159,12 @@ def paginate(
     findings: list[Finding] = []
     flagged: set[str] = set()
     placeable: list[tuple[str, Sequence[str]]] = []
+    lead_lines, lead_cells = lead if layout == "card" else (0, 0)
+    inner = PageFormat(fmt.profile, fmt.width_mm, fmt.height_mm, fmt.cells_per_line - lead_cells, fmt.lines_per_page - lead_lines)
     for card_id, lines in cards:
         if card_id in flagged:
             continue
-        problem = card_problem(card_id, lines, fmt, locate(card_id))
+        problem = card_problem(card_id, lines, inner, locate(card_id))
         if problem is None:
             placeable.append((card_id, lines))
             continue
@@ -187,9 +193,11 @@ def paginate(
             band_on_page = 0
         if rows:
             rows.append("")
+        rows += [""] * lead_lines
         band_on_page += 1
-        placed += [Placement(card_id, band_on_page, c + 1, len(rows) + 1, c * (width + COLUMN_GAP_CELLS) + 1)
+        placed += [Placement(card_id, band_on_page, c + 1, len(rows) + 1, lead_cells + c * (width + COLUMN_GAP_CELLS) + 1)
                    for c, (card_id, _) in enumerate(band)]
-        rows += [_join([lines for _, lines in band], k, width) for k in range(height)]
+        joined = [_join([lines for _, lines in band], k, width) for k in range(height)]
+        rows += [BLANK_CELL * lead_cells + line if line else "" for line in joined]
     flush()
     return Pagination(tuple(pages), tuple(omitted), tuple(findings))

@@ -141,6 +141,10 @@ class EmbosserProfile(BaseModel):
     max_cells: int | None = Field(default=None, ge=1)
     max_lines: int | None = Field(default=None, ge=1)
     duplex: tuple[DuplexMode, ...] = ("simplex",)
+    #: ``adjustable``: the first line and cell can be set anywhere inside the margins (a top and
+    #: left offset in mm); ``fixed``: lines start at the top margin, cells at the left, in whole
+    #: pitches (pipeline/emboss/cardstock.py).
+    start_offset: Literal["fixed", "adjustable"] = "fixed"
     source: str
 
     @property

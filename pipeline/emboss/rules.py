@@ -122,3 +122,22 @@ PAPER_MISMATCH = declare(
     Passes: ``--profile index-everest-d --layout sheet``, or ``--profile card-3x5 --layout card``.
     """,
 )
+
+CARD_START_UNREACHABLE = declare(
+    "EM009",
+    "card-braille-start-unreachable",
+    Severity.error,
+    """The embosser profile cannot start a card's braille where the card layout (and the UV layer) puts it.
+
+    The card-per-page file must put its braille exactly on the layout's braille box, below
+    the QR code, so it serves blank card stock and pre-printed cards alike. An embosser
+    that starts at its top margin and moves only in whole lines (``start_offset: fixed``)
+    can reach the box only if it lies a whole number of lines below that margin.
+
+    Fails: ``--profile index-basic-d --layout card``: its lines start 6.35 mm down and every
+    10.16 mm, the braille box 33.02 mm down (2.62 lines).
+
+    Passes: ``--profile card-3x5 --layout card`` (``start_offset: adjustable``: the first
+    line is set to 33.02 mm from the top, 6.35 mm from the left, as the sidecar states).
+    """,
+)

@@ -8,8 +8,13 @@ written atomically; a file that fails its check is not written and an EM finding
 
 File names, in ``out_dir``: ``<game>-<profile>-<layout>.brf``, ``….brf.json`` (the
 sidecar: table, grade, cells per line, lines per page, card order, profile, layout,
-each card's page, row, column, line and cell)
-and ``….pef``.
+each card's page, row, column, line, cell and copy; for the card layout the braille's
+position on the card in mm) and ``….pef``.
+
+The card layout is for card stock: one page per physical card, so it expands copies by
+default (``copies=False``, the CLI's ``--unique``, gives one page per unique card), and it
+puts the braille exactly where the UV layer does, on the card layout's braille box
+(:mod:`pipeline.emboss.cardstock`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from engine.model import Deck
 from engine.units import pt_to_mm
 from pipeline.emboss import rules
 from pipeline.emboss.brf import brf_bytes, check_brf
+from pipeline.braille.geometry import GeometryProfile
+from pipeline.emboss.cardstock import CardStart, CardStartError, card_start
 from pipeline.emboss.pages import COLUMN_GAP_CELLS, LAYOUTS, EmbosserPage, Layout, paginate
 from pipeline.emboss.pef import PefMeta, content_identifier, pef_bytes
 from pipeline.emboss.profiles import EmbossError, EmbosserProfile, PageFormat, PaperSizeError, load_profile
@@ -39,9 +46,15 @@ DEFAULT_JOBS: tuple[tuple[str, Layout], ...] = (("card-3x5", "card"), ("index-ev
 
 
 class Block(Protocol):
-    """What the emboss stage reads of a braille block: its lines of Unicode six-dot cells."""
+    """What the emboss stage reads of a braille block: its lines of Unicode six-dot cells, and
+    (for the card layout) the braille box it was laid out in: top-left ``origin_mm``, capacity
+    ``cells_per_line`` × ``lines_available``, dot ``profile``."""
 
     lines: tuple[str, ...]
+    origin_mm: tuple[float, float]
+    cells_per_line: int
+    lines_available: int
+    profile: GeometryProfile
 
 
 @dataclass(frozen=True)
@@ -105,14 +118,16 @@ def write_embosser_files(
     profile: str | EmbosserProfile = "card-3x5",
     layout: Layout = "card",
     formats: Sequence[str] = FORMATS,
-    copies: bool = False,
+    copies: bool | None = None,
     interpoint: bool = False,
     date: str | None = None,
 ) -> EmbossResult:
     """Write the BRF (with sidecar) and/or PEF of a deck for one profile and layout into ``out_dir``.
 
     ``blocks`` maps card id → braille block; cards are embossed in deck order, once
-    each, or ``card.copies`` times with ``copies``. ``interpoint`` asks for both sides
+    each, or ``card.copies`` times with ``copies`` (default: True for the card layout,
+    one page per physical card, False for sheets). The card layout starts the braille on
+    the blocks' braille box (:func:`pipeline.emboss.cardstock.card_start`). ``interpoint`` asks for both sides
     of the paper (sheet layout, on a profile that offers it). ``date`` overrides
     :func:`pef_date`. Cards that cannot be placed are left out with EM findings.
 
@@ -125,22 +140,19 @@ def write_embosser_files(
     if unknown or not formats:
         raise EmbossError(f"unknown embosser file format {', '.join(unknown) or '(none)'}; formats: {', '.join(FORMATS)}")
     fmt = page_format_for(deck, prof, layout)
+    copies = (layout == "card") if copies is None else copies
+    start: CardStart | None = None
+    if layout == "card" and blocks:
+        first = next(iter(blocks.values()))
+        fmt, start = card_start(prof, fmt, first.origin_mm, first.cells_per_line, first.lines_available, first.profile)
     if interpoint and ("interpoint" not in prof.duplex or layout != "sheet"):
         where = f"the {layout} layout" if layout != "sheet" else f"embosser profile {prof.id!r} (modes: {', '.join(prof.duplex)})"
         raise EmbossError(f"interpoint is not available for {where}")
 
-    findings: list[Finding] = []
-    sequence: list[tuple[str, tuple[str, ...]]] = []
-    for card in deck.cards:
-        block = blocks.get(card.id)
-        if block is None:
-            findings.append(rules.BLOCK_MISSING.finding(
-                f"card {card.id} has no braille block to emboss", card.where().with_card(card.id),
-                "check the braille stage's findings for this card"))
-            continue
-        sequence += [(card.id, tuple(block.lines))] * (card.copies if copies else 1)
+    sequence, findings = _card_sequence(deck, blocks, copies)
     by_id = {c.id: c for c in deck.cards}
-    pagination = paginate(sequence, fmt, layout, lambda cid: by_id[cid].where())
+    lead = (start.lead_lines, start.lead_cells) if start else (0, 0)
+    pagination = paginate(sequence, fmt, layout, lambda cid: by_id[cid].where(), lead)
     findings += pagination.findings
     if not pagination.pages:
         findings.append(rules.NOTHING_TO_EMBOSS.finding(
@@ -159,35 +171,67 @@ def write_embosser_files(
             findings.append(rules.BRF_INVALID.finding(f"{stem}.brf not written: {problems[0]}", deck.game.where()))
         else:
             paths.append(write_bytes(out / f"{stem}.brf", data))
-            sidecar = brf_sidecar(deck, prof, fmt, layout, pagination.pages, pagination.omitted, copies, interpoint, f"{stem}.brf")
+            sidecar = brf_sidecar(deck, prof, fmt, layout, pagination.pages, pagination.omitted, copies, interpoint, f"{stem}.brf", start)
             paths.append(write_text(out / f"{stem}.brf.json", json.dumps(sidecar, indent=2, ensure_ascii=False) + "\n"))
     if "pef" in formats:
-        ident = content_identifier(deck.game.id, [prof.id, layout, fmt.cells_per_line, fmt.lines_per_page, interpoint, rows])
-        meta = PefMeta(
-            title=f"{deck.game.title}: braille cards",
-            identifier=ident,
-            date=date or pef_date(deck),
-            description=f"{len(pagination.pages)} pages, {layout} layout, embosser profile {prof.id}: "
-            f"{fmt.cells_per_line} cells × {fmt.lines_per_page} lines; UEB grade {deck.game.braille.grade}.",
-        )
-        data = pef_bytes(rows, fmt.cells_per_line, fmt.lines_per_page, meta, duplex=interpoint)
-        problems = validate_pef(data)
-        if problems:
-            findings.append(rules.PEF_INVALID.finding(f"{stem}.pef not written: {problems[0]}", deck.game.where()))
+        pef, problem = _pef_document(deck, prof, fmt, layout, rows, interpoint, date)
+        if problem:
+            findings.append(rules.PEF_INVALID.finding(f"{stem}.pef not written: {problem}", deck.game.where()))
         else:
-            paths.append(write_bytes(out / f"{stem}.pef", data))
+            paths.append(write_bytes(out / f"{stem}.pef", pef))
     return EmbossResult(tuple(paths), tuple(findings), fmt, pagination.pages)
 
 
+def _card_sequence(deck: Deck, blocks: Mapping[str, Block], copies: bool) -> tuple[list[tuple[str, tuple[str, ...]]], list[Finding]]:
+    """The (card id, braille lines) to emboss in deck order, ``card.copies`` times each with
+    ``copies``; an EM007 finding for each card without a braille block."""
+    findings: list[Finding] = []
+    sequence: list[tuple[str, tuple[str, ...]]] = []
+    for card in deck.cards:
+        block = blocks.get(card.id)
+        if block is None:
+            findings.append(rules.BLOCK_MISSING.finding(
+                f"card {card.id} has no braille block to emboss", card.where().with_card(card.id),
+                "check the braille stage's findings for this card"))
+            continue
+        sequence += [(card.id, tuple(block.lines))] * (card.copies if copies else 1)
+    return sequence, findings
+
+
+def _pef_document(deck: Deck, prof: EmbosserProfile, fmt: PageFormat, layout: Layout, rows, interpoint: bool,
+                  date: str | None) -> tuple[bytes, str | None]:
+    """The PEF bytes of these page rows and the first validation problem (None when valid)."""
+    ident = content_identifier(deck.game.id, [prof.id, layout, fmt.cells_per_line, fmt.lines_per_page, interpoint, rows])
+    meta = PefMeta(
+        title=f"{deck.game.title}: braille cards",
+        identifier=ident,
+        date=date or pef_date(deck),
+        description=f"{len(rows)} pages, {layout} layout, embosser profile {prof.id}: "
+        f"{fmt.cells_per_line} cells × {fmt.lines_per_page} lines; UEB grade {deck.game.braille.grade}.",
+    )
+    data = pef_bytes(rows, fmt.cells_per_line, fmt.lines_per_page, meta, duplex=interpoint)
+    problems = validate_pef(data)
+    return data, (problems[0] if problems else None)
+
+
 def brf_sidecar(deck: Deck, profile: EmbosserProfile, fmt: PageFormat, layout: Layout, pages: Sequence[EmbosserPage],
-                omitted: Sequence[str], copies: bool, interpoint: bool, file_name: str) -> dict:
+                omitted: Sequence[str], copies: bool, interpoint: bool, file_name: str, start: CardStart | None = None) -> dict:
     """The JSON sidecar of a BRF (BRF itself carries no metadata): how it was made and what is on each page.
 
     ``placements`` lists every card placed, in file order, with its page, row and column of
     cards, and the line and cell of its top-left cell on that page (all 1-based), so an
-    operator can find and cut each card; ``column_gap_cells`` is the cutting lane between columns.
+    operator can find and cut each card, and which copy of the card it is (``copy`` of ``of``);
+    ``column_gap_cells`` is the cutting lane between columns; ``position`` (card layout) the
+    braille's place on the card in mm (:meth:`CardStart.sidecar`).
     """
     braille = deck.game.braille
+    seen: dict[str, int] = {}
+    placements = []
+    for n, page in enumerate(pages, 1):
+        for p in page.placements:
+            seen[p.card_id] = seen.get(p.card_id, 0) + 1
+            placements.append({"card": p.card_id, "page": n, "row": p.row, "column": p.column, "line": p.line, "cell": p.cell,
+                               "copy": seen[p.card_id], "of": deck.card_by_id(p.card_id).copies if copies else 1})
     return {
         "file": file_name,
         "format": "BRF, North American Braille ASCII (bytes 0x20-0x5F), CR LF after each line, form feed after each page",
@@ -206,8 +250,8 @@ def brf_sidecar(deck: Deck, profile: EmbosserProfile, fmt: PageFormat, layout: L
         "card_order": list(dict.fromkeys(cid for page in pages for cid in page.cards)),
         "pages": [list(page.cards) for page in pages],
         "column_gap_cells": COLUMN_GAP_CELLS if layout == "sheet" else None,
-        "placements": [{"card": p.card_id, "page": n, "row": p.row, "column": p.column, "line": p.line, "cell": p.cell}
-                       for n, page in enumerate(pages, 1) for p in page.placements],
+        "position": start.sidecar() if start else None,
+        "placements": placements,
         "omitted": list(omitted),
         "copies": {c.id: c.copies for c in deck.cards},
     }
@@ -227,8 +271,8 @@ def emboss_outputs(deck: Deck, blocks: Mapping[str, Block], out_dir: str | Path,
                    jobs: Sequence[tuple[str, Layout]] = DEFAULT_JOBS, date: str | None = None) -> EmbossResult:
     """The build's emboss stage: BRF, sidecar and PEF for each ``(profile, layout)`` job into ``out_dir``.
 
-    A job whose profile cannot take its page becomes an EM008 finding instead of an
-    error, so the build reports it with everything else. Returns all paths and findings.
+    A job whose profile cannot take its page becomes an EM008 finding, one that cannot start
+    the card's braille on the braille box an EM009 finding, instead of an error, so the build reports it with everything else. Returns all paths and findings.
     Raises :class:`EmbossError` for an unknown profile or layout (a settings mistake).
     """
     paths: list[Path] = []
@@ -237,6 +281,10 @@ def emboss_outputs(deck: Deck, blocks: Mapping[str, Block], out_dir: str | Path,
         prof = load_profile(profile)
         try:
             result = write_embosser_files(deck, blocks, out_dir, prof, layout, date=date)
+        except CardStartError as exc:
+            findings.append(rules.CARD_START_UNREACHABLE.finding(str(exc), deck.game.card.where(),
+                            "use a card-stock profile with start_offset: adjustable (card-3x5), or the sheet layout"))
+            continue
         except EmbossError as exc:
             if layout not in LAYOUTS:
                 raise

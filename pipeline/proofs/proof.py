@@ -1,7 +1,8 @@
 """Proofs for designers: PNG renders of every card front and back, and a contact sheet.
 
-A front proof is the print fronts PDF page rasterised with pypdfium2 (150 dpi by
-default; the PNG includes the bleed, so a 234 × 378 pt page gives 488 × 788 px), with:
+A front proof is the print fronts PDF page as it will print, soft-proofed through the
+printing target's ICC profile (:mod:`pipeline.render.softproof`) and rasterised with pypdfium2
+(150 dpi by default; the PNG includes the bleed, so a 234 × 378 pt page gives 488 × 788 px), with:
 
 - the braille drawn as semi-transparent dots exactly where the UV layer puts them:
   every dot of ``BrailleBlock.dots()`` (mm from the trim's top-left) becomes a circle
@@ -12,7 +13,7 @@ default; the PNG includes the bleed, so a 234 × 378 pt page gives 488 × 788 px
   (``provenance: provisional``), and a "PLACEHOLDER ART" stamp over the art box when
   the card has no art file yet.
 
-Back proofs are the class backs, rasterised as they are. The contact sheet
+Back proofs are the class backs, soft-proofed the same way. The contact sheet
 (``contact-sheet.html``) shows every card's proof with its findings beside it.
 
 Output folder layout: ``fronts/<card id>.png``, ``backs/<class id>.png``,
@@ -33,8 +34,9 @@ from engine.model import Card, Deck, Provenance
 from pipeline.archive.site import environment
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import Box, CardLayout, load_layout
-from pipeline.common.raster import PageRaster, png_bytes, render_pages
+from pipeline.common.raster import PageRaster, png_bytes
 from pipeline.render.card import Sheet, art_box, prints_placeholder_art
+from pipeline.render.softproof import soft_proof_pages
 from pipeline.render.style import design_for
 
 if TYPE_CHECKING:
@@ -156,7 +158,7 @@ def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: 
     cards = {c.id: c for c in deck.cards}
     layout = layout or load_layout()
     written: dict[str, Path] = {}
-    for card_id, raster in zip(ids, render_pages(fronts_pdf, dpi=dpi)):
+    for card_id, raster in zip(ids, soft_proof_pages(fronts_pdf, dpi=dpi)):
         if card_id not in wanted or card_id not in cards:
             continue
         image = proof_front(raster, deck, cards[card_id], blocks.get(card_id), layout)
@@ -173,7 +175,7 @@ def write_back_proofs(deck: Deck, backs_pdf: str | Path, out_dir: str | Path, pa
     default the deck's backs in order, :func:`engine.backs.deck_faces`); returns paths by back id."""
     ids = list(page_ids) if page_ids is not None else list(deck_faces(deck))
     return {cid: write_bytes(Path(out_dir) / "backs" / f"{cid}.png", png_bytes(r.image))
-            for cid, r in zip(ids, render_pages(backs_pdf, dpi=dpi))}
+            for cid, r in zip(ids, soft_proof_pages(backs_pdf, dpi=dpi))}
 
 
 def write_contact_sheet(deck: Deck, out_dir: str | Path, findings: Iterable[Finding] = (), title: str | None = None) -> Path:

@@ -140,6 +140,12 @@ class Sheet:
 
     layout: CardLayout
     design: Design
+    #: The deck's one name size per front face, pt (:func:`with_deck_name_sizes`); empty: the style's size.
+    name_sizes: tuple[tuple[str, float], ...] = ()
+
+    def name_size(self, face: str) -> float | None:
+        """The deck's name size on ``face`` in pt, or None (each name at its style's size)."""
+        return dict(self.name_sizes).get(face)
 
     @property
     def bleed(self) -> float:
@@ -207,9 +213,10 @@ class _Painter:
     subject: str
     findings: list[Finding]
 
-    def para(self, text: str, style_name: str) -> Paragraph:
+    def para(self, text: str, style_name: str, size: float | None = None) -> Paragraph:
+        """A paragraph in a layout text style; ``size`` (pt) replaces the style's preferred size."""
         style: TextStyle = self.sheet.design.text[style_name]
-        return Paragraph(text, fonts.face(style.weight), style.size, style.min_size, style.leading, style.align)
+        return Paragraph(text, fonts.face(style.weight), size or style.size, style.min_size, style.leading, style.align)
 
     def text(self, box: Box, paragraphs: list[Paragraph], field: str, where: Location, valign: str | None = None,
              inset: float = 0.0) -> None:
@@ -316,7 +323,7 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
         paint.text(rules_box, paras, "rules", where("rules"), valign="top")
     name_box = sheet.box(face, "name")
     if name_box is not None:
-        paint.text(name_box, [paint.para(card.name, "name")], "name", where("name"))
+        paint.text(name_box, [paint.para(card.name, "name", sheet.name_size(face))], "name", where("name"))
     keywords_box = sheet.box(face, "keywords")
     if keywords_box is not None and keywords:
         paint.text(keywords_box, [paint.para(keywords, "keywords")], "keywords", where("keywords"))

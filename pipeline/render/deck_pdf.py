@@ -27,6 +27,8 @@ from pipeline.render import fonts
 from pipeline.render.card import (IMAGE_UNREADABLE, PLACEHOLDER_ART, Sheet, art_box, draw_back, draw_front,
                                   prints_placeholder_art)
 from pipeline.render.contrast import palette_findings
+from pipeline.render.names import with_deck_name_sizes
+from pipeline.render.targets import DEFAULT_TARGET, PrintTarget, load_target, output_condition
 from pipeline.render.pdfx import finish
 from pipeline.render.style import LayoutError, design_for
 
@@ -154,8 +156,12 @@ def _art_root(deck: Deck) -> Path:
     return Path(deck.folder) if deck.folder else Path(".")
 
 
-def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None) -> PrintResult:
+def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None,
+                  target: PrintTarget | str | None = None) -> PrintResult:
     """Write the card fronts of ``deck`` to ``path`` (PDF/X-1a:2003), one page per unique card in deck order.
+
+    ``target`` (a :class:`PrintTarget` or its id, default ``fogra39``) gives the output intent
+    and the printing condition the palette findings measure against.
 
     Raises :class:`NoCardLayout` (a :class:`LayoutError` carrying the PR007 finding) when
     the layout does not match the game's card size, :class:`LayoutError` when it is
@@ -164,11 +170,12 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
     left under ``path`` then). A card whose class is not in the game raises
     :class:`UnknownClassError` naming the card and its file:line (CP008 normally stops such data first).
     """
-    sheet = _sheet(deck, layout)
+    sheet = with_deck_name_sizes(_sheet(deck, layout), deck.cards)  # one name size per face, deck-wide
     game = deck.game
     buffer = io.BytesIO()
     canvas = _canvas(buffer, sheet, f"{game.title}: card fronts")
-    findings: list[Finding] = list(palette_findings(game))
+    target = target if isinstance(target, PrintTarget) else load_target(target or DEFAULT_TARGET)
+    findings: list[Finding] = list(palette_findings(game, target))
     ids: list[str] = []
     for card in deck.cards:
         cls = game.class_by_id(card.class_id)
@@ -180,7 +187,8 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
         ids.append(card.id)
     findings += _placeholder_count(deck, sheet, findings)
     canvas.save()
-    finish(buffer.getvalue(), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}")
+    finish(buffer.getvalue(), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}",
+           condition=output_condition(target))
     return PrintResult(Path(path), tuple(ids), tuple(findings))
 
 
@@ -205,9 +213,11 @@ def _placeholder_count(deck: Deck, sheet: Sheet, findings: list[Finding]) -> lis
         Location(deck.game.where().file), hint="add image: to the cards when the art is ready")]
 
 
-def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None) -> PrintResult:
+def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None,
+                 target: PrintTarget | str | None = None) -> PrintResult:
     """Write one page per back the cards of ``deck`` carry (:func:`engine.backs.deck_faces`) to
-    ``path`` (PDF/X-1a:2003), in the game's class order; ``pages`` are the back ids.
+    ``path`` (PDF/X-1a:2003), in the game's class order, with ``target``'s output intent
+    (default ``fogra39``); ``pages`` are the back ids.
 
     Cards sharing a back share its page (:func:`engine.backs.back_id` names it), and a page
     depends on the back alone, so an expansion's backs that are its base game's backs are
@@ -224,5 +234,6 @@ def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None)
         canvas.showPage()
         ids.append(back)
     canvas.save()
-    finish(buffer.getvalue(), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} card backs ({game.backs.share}), {game.id}")
+    finish(buffer.getvalue(), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} card backs ({game.backs.share}), {game.id}",
+           condition=output_condition(target))
     return PrintResult(Path(path), tuple(ids), tuple(findings))

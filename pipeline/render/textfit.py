@@ -97,9 +97,34 @@ class Fit:
 _BREAK = re.compile(r"[^\S\u00a0\u202f]+")
 
 
+#: Dashes a line must not start with: a lone one binds to the word before it.
+_DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+#: An ASCII hyphen-minus opening a number ("-5", "-1.5"): a minus sign in meaning.
+_MINUS = re.compile(r"(?<![\w.])-(?=\d)")
+
+
+def typeset(text: str) -> str:
+    """Print typography of a text (the braille stage reads the data as written):
+    a hyphen-minus opening a number becomes the minus sign U+2212 ("-5" → "−5"; "2-3"
+    keeps its hyphen), which Atkinson Hyperlegible has."""
+    return _MINUS.sub("\u2212", text)
+
+
 def _normalise(text: str) -> list[str]:
-    """Words of ``text``: spaces, thin spaces, tabs and newlines break; a no-break space (U+00A0, U+202F) binds."""
-    return [w for w in _BREAK.split(text.strip()) if w]
+    """Words of ``text``: spaces, thin spaces, tabs and newlines break; a no-break space (U+00A0, U+202F) binds.
+
+    A dash standing alone ("Reinforcements – Magic") binds to the word before it with a
+    no-break space, so no line starts with a dash.
+    """
+    words: list[str] = []
+    for word in _BREAK.split(typeset(text).strip()):
+        if not word:
+            continue
+        if words and all(ch in _DASHES for ch in word):
+            words[-1] = f"{words[-1]}\u00a0{word}"
+        else:
+            words.append(word)
+    return words
 
 
 def wrap(words: Sequence[str], face: FontFace, size: float, width: float) -> tuple[list[str], str | None]:

@@ -1,0 +1,107 @@
+"""Soft proofs of print PDFs: the CMYK pages as the printing target will print them, in sRGB.
+
+:func:`soft_proof_pdf` copies a print PDF and replaces every DeviceCMYK colour with its soft
+proof (:func:`pipeline.render.colour.soft_proof_srgb`: the target's ICC profile, relative
+colorimetric, paper shown as white): fill and stroke colours (``k``/``K``, and DeviceGray
+``g``/``G`` as K-only) become ``rg``/``RG``, and DeviceCMYK images are converted pixel by pixel
+through the same profile. Page boxes, paths and text are untouched, so the copy renders with
+exactly the geometry of the print PDF. Spot colours (Separation) are left as they are.
+
+:func:`soft_proof_pages` rasterises that copy with :mod:`pipeline.common.raster` (pypdfium2,
+whose own CMYK → RGB conversion knows nothing of the printing condition): the proofs and the
+archive show these images.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import zlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator
+
+import pikepdf
+from pikepdf import Name
+from pikepdf.models.image import PdfImage
+from PIL import ImageChops
+
+from pipeline.common.raster import PageRaster, RasterError, render_pages
+from pipeline.render.colour import soft_proof_image, soft_proof_srgb
+from pipeline.render.targets import DEFAULT_TARGET, PrintTarget, load_target
+
+_RGB_OPS = {"k": "rg", "K": "RG", "g": "rg", "G": "RG"}
+
+
+@lru_cache(maxsize=4096)
+def _rgb(cmyk: tuple[float, float, float, float], target: PrintTarget) -> list[float]:
+    srgb = soft_proof_srgb(tuple(v * 100 for v in cmyk), target)  # operands are fractions 0-1
+    return [round(int(srgb[i : i + 2], 16) / 255, 4) for i in (1, 3, 5)]
+
+
+def _instructions(stream_owner, target: PrintTarget) -> list:
+    out = pikepdf.parse_content_stream(stream_owner)
+    for i, instruction in enumerate(out):
+        if isinstance(instruction, pikepdf.ContentStreamInstruction) and (name := str(instruction.operator)) in _RGB_OPS:
+            values = [float(v) for v in instruction.operands]
+            cmyk = tuple(values) if name in "kK" else (0.0, 0.0, 0.0, 1.0 - values[0])
+            out[i] = pikepdf.ContentStreamInstruction(_rgb(cmyk, target), pikepdf.Operator(_RGB_OPS[name]))
+    return out
+
+
+def _proof_image(xobject: pikepdf.Stream, target: PrintTarget) -> None:
+    if xobject.get("/ColorSpace") != Name.DeviceCMYK:
+        return
+    image = PdfImage(xobject).as_pil_image()
+    if [float(v) for v in xobject.get("/Decode", [])][:2] == [1.0, 0.0]:
+        image = ImageChops.invert(image)  # an inverted CMYK image (Adobe's JPEG convention)
+    rgb = soft_proof_image(image.convert("CMYK"), target)
+    xobject.write(zlib.compress(rgb.tobytes()), filter=Name.FlateDecode)
+    xobject.ColorSpace = Name.DeviceRGB
+    xobject.BitsPerComponent = 8
+    for key in ("/Decode", "/DecodeParms"):
+        if key in xobject:
+            del xobject[key]
+
+
+def _proof_resources(pdf: pikepdf.Pdf, resources, target: PrintTarget, seen: set) -> None:
+    for xobject in (resources.get("/XObject") or {}).values():
+        if xobject.objgen in seen:
+            continue
+        seen.add(xobject.objgen)
+        if xobject.get("/Subtype") == Name.Image:
+            _proof_image(xobject, target)
+        elif xobject.get("/Subtype") == Name.Form:
+            xobject.write(pikepdf.unparse_content_stream(_instructions(xobject, target)))
+            _proof_resources(pdf, xobject.get("/Resources") or {}, target, seen)
+
+
+def soft_proof_pdf(source: str | Path, dest: str | Path, target: PrintTarget | str | None = None) -> Path:
+    """Write ``dest``: a copy of the print PDF ``source`` with every CMYK colour and image as its sRGB soft proof.
+
+    Raises :class:`RasterError` naming the file when ``source`` is not a readable PDF, and
+    :class:`pipeline.render.colour.ColourError` when the target's profile is missing.
+    """
+    target = target if isinstance(target, PrintTarget) else load_target(target or DEFAULT_TARGET)
+    try:
+        pdf = pikepdf.open(source)
+    except (pikepdf.PdfError, OSError) as exc:
+        raise RasterError(f"cannot open PDF {source}: {exc}") from None
+    with pdf:
+        seen: set = set()
+        for page in pdf.pages:
+            page.obj.Contents = pdf.make_stream(pikepdf.unparse_content_stream(_instructions(page, target)))
+            _proof_resources(pdf, page.obj.get("/Resources") or {}, target, seen)
+        pdf.save(dest, deterministic_id=True)
+    return Path(dest)
+
+
+def soft_proof_pages(pdf: str | Path, dpi: float = 150, crop_to_trim: bool = False,
+                     target: PrintTarget | str | None = None) -> Iterator[PageRaster]:
+    """Like :func:`pipeline.common.raster.render_pages` (same pixel sizes and trim origin), but every
+    page is its soft proof (:func:`soft_proof_pdf`) as the target prints it.
+
+    Raises :class:`RasterError` for an unreadable PDF.
+    """
+    with tempfile.TemporaryDirectory(prefix="deckpress-proof-") as tmp:
+        proof = soft_proof_pdf(pdf, Path(tmp) / "soft-proof.pdf", target)
+        yield from render_pages(proof, dpi=dpi, crop_to_trim=crop_to_trim)

@@ -1,0 +1,147 @@
+"""Never a file deckpress did not write deleted or overwritten (issue 14, data loss).
+
+Each case puts files of a user's own beside or inside the output folder, runs the real
+``deckpress`` command line, and checks the exit code, the message, and that every foreign
+file is still there byte for byte (the reference is the sha256 of every file taken before).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from conftest import GAMES
+from pipeline.cli.app import app
+
+runner = CliRunner()
+NOTES = b"my own notes \x00\xff, not deckpress's\n"
+
+
+def _tree(folder: Path) -> dict[str, str]:
+    """sha256 of every file under ``folder`` by relative path (symlinks as their target text)."""
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _build(game: Path, out: Path, *extra: str):
+    return runner.invoke(app, ["build", str(game), "--out", str(out), "--quiet", "--paper", "letter", *extra])
+
+
+def test_out_that_holds_card_data_is_refused_and_nothing_changes(tmp_path):
+    """`deckpress build --out carddata` once deleted every shipped game's YAML."""
+    carddata = tmp_path / "carddata"
+    shutil.copytree(GAMES / "mini", carddata / "mini")
+    before = _tree(carddata)
+    result = _build(carddata / "mini", carddata)
+    assert result.exit_code == 2
+    assert f"refusing to write into {carddata}: {carddata / 'mini' / 'game.yaml'} is card data" in result.output
+    assert _tree(carddata) == before
+    assert sorted(p.name for p in carddata.iterdir()) == ["mini"]  # not even a lock file
+
+
+def test_out_inside_a_game_folder_is_refused(tmp_path):
+    game = tmp_path / "mini"
+    shutil.copytree(GAMES / "mini", game)
+    before = _tree(game)
+    result = _build(game, game / "out")
+    assert result.exit_code == 2 and "is card data" in result.output
+    assert _tree(game) == before and not (game / "out").exists()
+
+
+def test_a_game_folder_holding_foreign_files_is_not_replaced(tmp_path):
+    out = tmp_path / "out"
+    (out / "mini" / "print").mkdir(parents=True)
+    (out / "mini" / "notes.txt").write_bytes(NOTES)
+    (out / "mini" / "print" / "other-tool.pdf").write_bytes(b"%PDF-1.4 someone else's\n")
+    before = _tree(out / "mini")
+    result = _build(GAMES / "mini", out)
+    assert result.exit_code == 2
+    assert f"refusing to replace {out / 'mini'}: it holds files deckpress did not write (notes.txt, print/other-tool.pdf)" in result.output
+    assert _tree(out / "mini") == before
+    assert not list(out.glob(".staging-*")) and not list(out.glob(".old-*"))
+
+
+def test_a_file_dropped_into_a_build_stops_the_next_build_and_survives(tmp_path):
+    out = tmp_path / "out"
+    assert _build(GAMES / "mini", out).exit_code == 0
+    (out / "mini" / "print" / "proof-notes.txt").write_bytes(NOTES)
+    for extra in (("--only", "emboss"), ("--spot", "Other")):  # a partial and a changed build (unchanged: reused, below)
+        result = _build(GAMES / "mini", out, *extra)
+        assert result.exit_code == 2, extra
+        assert "print/proof-notes.txt" in result.output
+        assert (out / "mini" / "print" / "proof-notes.txt").read_bytes() == NOTES
+    # Moved away, the build goes ahead and replaces its own output.
+    (out / "mini" / "print" / "proof-notes.txt").unlink()
+    assert _build(GAMES / "mini", out, "--spot", "Other").exit_code == 0
+
+
+def test_an_unchanged_rebuild_with_a_foreign_file_reuses_and_touches_nothing(tmp_path):
+    out = tmp_path / "out"
+    assert _build(GAMES / "mini", out).exit_code == 0
+    (out / "mini" / "notes.txt").write_bytes(NOTES)
+    before = _tree(out / "mini")
+    result = _build(GAMES / "mini", out)
+    assert result.exit_code == 0 and "unchanged, reused" in result.output
+    assert _tree(out / "mini") == before
+
+
+def test_a_foreign_report_json_is_not_overwritten(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.json").write_text('{"my": "report"}\n')
+    result = _build(GAMES / "mini", out)
+    assert result.exit_code == 2
+    assert f"refusing to overwrite {out / 'report.json'}: deckpress did not write it" in result.output
+    assert (out / "report.json").read_text() == '{"my": "report"}\n'
+    assert not (out / "mini").exists()  # refused before any game was built
+
+
+def test_stand_alone_commands_write_beside_foreign_files_but_never_over_them(tmp_path):
+    out = tmp_path / "print"
+    out.mkdir()
+    (out / "mini-fronts.pdf").write_bytes(NOTES)  # a user's file under deckpress's name
+    (out / "readme.txt").write_bytes(NOTES)
+    result = runner.invoke(app, ["render", str(GAMES / "mini"), "--out", str(out)])
+    assert result.exit_code == 2
+    assert f"refusing to overwrite {out / 'mini-fronts.pdf'}: deckpress did not write it" in result.output
+    assert (out / "mini-fronts.pdf").read_bytes() == NOTES
+    # Into a folder of its own the command writes; run again, it replaces its own files.
+    own = tmp_path / "own"
+    for _ in range(2):
+        result = runner.invoke(app, ["render", str(GAMES / "mini"), "--out", str(own)])
+        assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in own.iterdir()) == [".deckpress-files", "mini-backs.pdf", "mini-fronts.pdf"]
+    # A stand-alone file added to a build's folder does not make the next build refuse.
+    build_out = tmp_path / "out"
+    assert _build(GAMES / "mini", build_out).exit_code == 0
+    args = ["emboss", str(GAMES / "mini"), "--profile", "index-everest-d", "--layout", "sheet", "--out", str(build_out / "mini" / "emboss")]
+    assert runner.invoke(app, args).exit_code == 0
+    assert _build(GAMES / "mini", build_out, "--spot", "Other").exit_code == 0
+
+
+def test_stand_alone_out_holding_card_data_is_refused(tmp_path):
+    game = tmp_path / "mini"
+    shutil.copytree(GAMES / "mini", game)
+    before = _tree(game)
+    for command in (["render"], ["dice"], ["emboss", "--profile", "card-3x5"], ["uv"]):
+        result = runner.invoke(app, [command[0], str(game), *command[1:], "--out", str(game)])
+        assert result.exit_code == 2, (command, result.output)
+        assert "is card data" in result.output
+    assert _tree(game) == before
+
+
+def test_a_symlink_in_a_game_output_counts_as_foreign(tmp_path):
+    out = tmp_path / "out"
+    assert _build(GAMES / "mini", out).exit_code == 0
+    precious = tmp_path / "precious.txt"
+    precious.write_bytes(NOTES)
+    (out / "mini" / "link.txt").symlink_to(precious)
+    result = _build(GAMES / "mini", out, "--spot", "Other")
+    assert result.exit_code == 2 and "link.txt" in result.output
+    assert precious.read_bytes() == NOTES and (out / "mini" / "link.txt").is_symlink()
