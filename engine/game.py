@@ -13,6 +13,7 @@ from typing import Callable, Iterator, Literal
 from pydantic import Field, field_validator
 
 from engine.archive_paths import card_path_template
+from engine.backs import Backs
 from engine.cards import Card
 from engine.dice import DIE_SHAPES, Die, DieShape  # noqa: F401  (the game's dice; re-exported)
 from engine.fields import Length, Located, Text, braille_cells, slug
@@ -251,13 +252,16 @@ class Composition(Located):
     ``classes`` maps class id → counts; ``total`` is the stated card total;
     ``deals`` maps a player count → cards each player is dealt or holds;
     ``decks`` names separate draw decks. ``removes`` (expansions) lists the base
-    game's card ids that the expansion takes out.
+    game's card ids that the expansion takes out. ``shuffle`` says how the main deck is
+    played: ``together`` (shuffled and dealt) or ``by-class`` (each player shuffles one
+    class deck); unset, the deals tell (:func:`engine.backs.main_deck_by_class`).
     """
 
     classes: dict[str, ClassCount] = Field(default_factory=dict)
     total: int | None = None
     deals: dict[int, int] = Field(default_factory=dict)
     decks: dict[str, DeckCount] = Field(default_factory=dict)
+    shuffle: Literal["together", "by-class"] | None = None
 
 
 class KeywordRules(Located):
@@ -280,7 +284,9 @@ class Game(Located):
     For an expansion, ``extends`` names the base game; the loader merges the base
     game's classes, dice and keywords with the expansion's (same id replaces).
     ``date`` is the edition date of the data (YYYY-MM-DD); it becomes the PEF's
-    ``dc:date``, so embosser files are the same bytes on every machine.
+    ``dc:date``, so embosser files are the same bytes on every machine (and the print
+    PDFs' CreationDate). ``backs`` is the back model (:mod:`engine.backs`); ``publisher``
+    becomes the print PDFs' Author.
     """
 
     id: str
@@ -295,6 +301,8 @@ class Game(Located):
     braille: BrailleSettings = Field(default_factory=BrailleSettings)
     archive: Archive
     composition: Composition = Field(default_factory=Composition)
+    backs: Backs = Field(default_factory=Backs)
+    publisher: Text | None = None
     quickstart: str | None = None
     date: datetime.date | None = None
     extends: Extends | None = None

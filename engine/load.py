@@ -259,7 +259,8 @@ def load_game(folder: str | Path, cards: tuple[object, Source] | None = None) ->
     except ValidationError as exc:
         findings += schema_findings(exc, game_src, Game, game_data)
     cards: list[Card] = []
-    for data, src, _folder, no_cards in card_files:
+    own: list[str] = []
+    for data, src, card_folder, no_cards in card_files:
         if no_cards:
             at = src.keys.get("cards", src.at) if isinstance(data, dict) else src.at
             findings.append(NO_CARDS.finding(f"{CARDS_FILE} holds no cards", at, "list the game's cards under 'cards:'; see README 'Adding a game'"))
@@ -270,6 +271,8 @@ def load_game(folder: str | Path, cards: tuple[object, Source] | None = None) ->
             parsed = CardsFile.model_validate(data)
             attach_locations(parsed, src)
             cards += parsed.cards
+            if card_folder == folder.resolve():
+                own = [c.id for c in parsed.cards]
         except ValidationError as exc:
             findings += schema_findings(exc, src, CardsFile, data)
     if game is not None:
@@ -278,7 +281,10 @@ def load_game(folder: str | Path, cards: tuple[object, Source] | None = None) ->
         raise DataError(findings, unreadable=False)
     for card in cards:
         name_card(card, card.id)
-    return Deck(game=game, cards=cards, folder=str(folder))
+    if game.extends is None:
+        return Deck(game=game, cards=cards, folder=str(folder))
+    base = load_game(folder / game.extends.game)  # the base game on its own: its backs, its box
+    return Deck(game=game, cards=cards, folder=str(folder), base=base, own_card_ids=tuple(own))
 
 
 def _duplicates(game: Game) -> list[Finding]:

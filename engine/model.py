@@ -38,12 +38,16 @@ class Deck(BaseModel):
     """A loaded game: the resolved :class:`Game` and its complete card list.
 
     For an expansion the cards are already resolved (base cards minus removed,
-    plus the expansion's). ``folder`` is the game folder it was loaded from.
+    plus the expansion's). ``folder`` is the game folder it was loaded from. For an
+    expansion, ``base`` is its base game loaded on its own and ``own_card_ids`` the ids
+    of the cards in the expansion's own cards.yaml (what its box adds).
     """
 
     game: Game
     cards: list[Card]
     folder: str = ""
+    base: "Deck | None" = None
+    own_card_ids: tuple[str, ...] = ()
 
     _by_id: dict[str, Card] | None = PrivateAttr(default=None)
 

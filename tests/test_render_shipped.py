@@ -9,6 +9,7 @@ import pikepdf
 import pytest
 
 from conftest import CARDDATA, GAMES, ROOT
+from engine.backs import deck_faces
 from engine.findings import Severity
 from engine.load import find_games, load_game
 from pipeline.render.deck_pdf import render_backs, render_fronts
@@ -33,7 +34,7 @@ def test_shipped_games_print_without_errors(printed):
         errors = [f.render() for f in fronts.findings + backs.findings if f.severity is Severity.error]
         assert errors == [], name
         assert list(fronts.pages) == [c.id for c in deck.cards]
-        assert list(backs.pages) == [c.id for c in deck.game.classes]
+        assert list(backs.pages) == list(deck_faces(deck))
 
 
 def test_shipped_pdfs_are_pdfx_with_no_text_under_18_pt(printed):

@@ -1,6 +1,6 @@
 """The registered deck checks, and :func:`run_checks`, which runs them.
 
-Families: CP composition, KW keywords, PW power, DQ data quality (data alone);
+Families: CP composition (and card backs against the decks), KW keywords, PW power, DQ data quality (data alone);
 RB rules text (data against the ``--rulebook`` file).
 
 Each check module registers its checks in :mod:`engine.registry` when imported (the
@@ -11,7 +11,7 @@ registry itself imports no check, so the imports run one way: checks -> registry
 
 from __future__ import annotations
 
-from engine.checks import composition, keywords, power, quality  # noqa: F401
+from engine.checks import backs, composition, keywords, power, quality  # noqa: F401
 from engine.checks import rulebook_counts, rulebook_terms, rulebook_text  # noqa: F401
 
 # The loader's DA codes belong in every listing of the registry too.

@@ -54,7 +54,7 @@ class BrailleProduct:
 @dataclass(frozen=True)
 class PrintProduct:
     """What the print stage makes: the fronts PDF (a page per unique card) and the backs
-    PDF (a page per class), each with its page ids and drawing findings."""
+    PDF (a page per card back), each with its page ids and drawing findings."""
 
     fronts: PrintResult
     backs: PrintResult
@@ -81,7 +81,11 @@ def _made(product: _Product | None, stage: str, maker: str) -> _Product:
 @dataclass
 class Job:
     """One game's build in progress: the deck, the settings, the staging folder, the
-    findings so far, and the products of the stages that have run (None until then)."""
+    findings so far, and the products of the stages that have run (None until then).
+
+    ``deck`` is what the build prints (the print run, :func:`engine.runs.run_deck`);
+    ``source`` the whole game as loaded, which the engine checks read (None: ``deck``).
+    """
 
     deck: Deck
     settings: BuildSettings
@@ -90,6 +94,12 @@ class Job:
     braille: BrailleProduct | None = None
     printed: PrintProduct | None = None
     tactile: TactileProduct | None = None
+    source: Deck | None = None
+
+    @property
+    def game_deck(self) -> Deck:
+        """The whole game as loaded (the checks' deck): ``source``, else ``deck``."""
+        return self.source if self.source is not None else self.deck
 
     def braille_for(self, stage: str) -> BrailleProduct:
         """The braille stage's product, read by ``stage``; StageOrderError if braille has not run."""

@@ -168,10 +168,15 @@ def is_current(folder: Path, key: str) -> dict | None:
 def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
     """Write ``manifest.json`` into the job's staging folder and return it.
 
-    ``deck_counts`` holds ``cards`` (unique cards), ``copies`` (printed cards) and
-    ``provisional`` (provisional cards); ``key`` is the :func:`build_key`. The files listed
-    are those in the staging folder now, so every stage must have run.
+    ``deck_counts`` holds ``cards`` (unique cards), ``copies`` (printed cards),
+    ``provisional`` (provisional cards) and ``placeholder_faces`` (printed faces with
+    placeholder art) of the print run, ``run`` and ``release``; ``key`` is the
+    :func:`build_key`. ``runs`` gives the unique and printed cards of every print run
+    (:func:`engine.runs.run_counts`). The files listed are those in the staging folder
+    now, so every stage must have run.
     """
+    from engine.runs import run_counts
+
     findings = sorted(job.findings, key=sort_key)
     manifest = {
         "game": job.game_id,
@@ -181,6 +186,10 @@ def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
         "unique_cards": deck_counts["cards"],
         "printed_cards": deck_counts["copies"],
         "provisional_cards": deck_counts["provisional"],
+        "placeholder_art_faces": deck_counts.get("placeholder_faces", 0),
+        "run": deck_counts.get("run", "box"),
+        "release": deck_counts.get("release", False),
+        "runs": run_counts(job.game_deck),
         "cards_per_class": {c.id: job.deck.copies_of(c.id) for c in job.deck.game.classes},
         "settings": job.settings.key_dict(),
         "versions": versions(),

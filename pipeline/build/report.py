@@ -29,6 +29,9 @@ class GameOutcome:
     copies: int = 0
     provisional: int = 0
     forced: bool = False
+    placeholder_faces: int = 0
+    run: str = "box"
+    release: bool = False
 
 
 def finding_from_dict(data: dict) -> Finding:
@@ -46,6 +49,8 @@ def cached_outcome(game_dir: str, game_id: str, manifest: dict) -> GameOutcome:
         [e["path"] for e in manifest["files"]],
         cards=manifest.get("unique_cards", 0), copies=manifest.get("printed_cards", 0),
         provisional=manifest.get("provisional_cards", 0), forced=manifest.get("forced", False),
+        placeholder_faces=manifest.get("placeholder_art_faces", 0), run=manifest.get("run", "box"),
+        release=manifest.get("release", False),
     )
 
 
@@ -61,6 +66,9 @@ def report_dict(outcomes: list[GameOutcome]) -> dict:
             "unique_cards": o.cards,
             "printed_cards": o.copies,
             "provisional_cards": o.provisional,
+            "placeholder_art_faces": o.placeholder_faces,
+            "run": o.run,
+            "release": o.release,
             "counts": counts(items),
             "findings": [f.to_dict() for f in items],
             "files": o.files,

@@ -29,10 +29,12 @@ from engine.findings import Finding, exit_code, sort_key
 from pipeline.build.job import Job
 from pipeline.build.manifest import build_key, game_id_of, is_current, write_manifest
 from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable
+from engine.runs import run_deck
 from pipeline.build.partial import findings_of_other_stages, keep_other_outputs
+from pipeline.build.release import document_info, draft_counts, stamp_press_files
 from pipeline.build.report import GameOutcome, cached_outcome, write_report
 from pipeline.build.settings import BuildSettings
-from pipeline.build.stages import SEQUENTIAL, STAGES, branches, import_stage_modules, stages_to_run
+from pipeline.build.stages import FOLDERS, SEQUENTIAL, STAGES, branches, import_stage_modules, stages_to_run
 from pipeline.build.workers import Progress, build_in_parallel, run_chains
 from pipeline.common.files import staging_writes
 
@@ -59,7 +61,10 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         return GameOutcome(game_dir, Path(game_dir).name, "unreadable" if exc.unreadable else "stopped", exc.findings)
     game_id = deck.game.id
     final = out_root / game_id
-    deck_counts = dict(cards=len(deck.cards), copies=deck.total_copies, provisional=len(deck.provisional()))
+    printed = run_deck(deck, settings.run)  # what this run prints; the checks see the whole game
+    draft = draft_counts(printed)
+    deck_counts = dict(cards=len(printed.cards), copies=printed.total_copies, provisional=draft.provisional,
+                       placeholder_faces=draft.placeholder_faces, run=settings.run, release=settings.release)
     key = build_key(Path(game_dir), settings.key_dict())
     previous = is_current(final, key)
     if previous is not None:
@@ -67,7 +72,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         return cached_outcome(game_dir, game_id, previous)
 
     staging = make_staging(out_root, game_id)
-    job = Job(deck, settings, staging)
+    job = Job(printed, settings, staging, source=deck)
     kept_findings: list[Finding] = []
     if settings.only:
         running = stages_to_run(settings.only)
@@ -110,7 +115,7 @@ def _run_stages(job: Job, game_id: str, report: Progress) -> list[Finding] | Non
     from engine.registry import Selection, filter_findings
     from pipeline.render.deck_pdf import UnknownClassError
 
-    settings, deck = job.settings, job.deck
+    settings, deck = job.settings, job.game_deck
     keep = Selection(settings.select, settings.ignore)  # and every card's own ignore: list
     names = stages_to_run(settings.only)
     drawable = True
@@ -128,6 +133,9 @@ def _run_stages(job: Job, game_id: str, report: Progress) -> list[Finding] | Non
     for name in (n for g in groups for n in g):
         report(game_id, name)
     job.findings += filter_findings(run_chains(job, groups), keep, deck)
+    # Only the folders this build wrote: files --only kept from the previous build are stamped already.
+    made = [FOLDERS[n] for n in names if n in FOLDERS]
+    stamp_press_files(job.staging, document_info(job.deck, settings.run, settings.release, draft_counts(job.deck)), made)
     return job.findings
 
 

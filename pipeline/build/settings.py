@@ -8,7 +8,9 @@ from dataclasses import asdict, dataclass
 @dataclass(frozen=True)
 class BuildSettings:
     """What the user chose. ``only`` limits the stages (None = all); ``papers`` are press-sheet sizes;
-    ``back_offset`` is the duplex backs' shift (dx, dy) with units, from the calibration sheet."""
+    ``back_offset`` is the duplex backs' shift (dx, dy) with units, from the calibration sheet;
+    ``run`` the print run (:mod:`engine.runs`: ``box`` or ``combined``); ``release`` the release
+    gate (:mod:`pipeline.build.release`: refuse to write unless every press file is final)."""
 
     out_dir: str = "output"
     papers: tuple[str, ...] = ("letter", "12x18")
@@ -24,6 +26,8 @@ class BuildSettings:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     proof_dpi: int = 150
+    run: str = "box"
+    release: bool = False
 
     def key_dict(self) -> dict:
         """The settings that change outputs (for the build key and the manifest)."""

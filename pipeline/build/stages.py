@@ -58,7 +58,13 @@ def stage_checks(job: Job) -> list[Finding]:
         rulebook = Rulebook.read(Path(job.settings.rulebook))
     selection = Selection(job.settings.select, job.settings.ignore)
     ctx = CheckContext(power_encoder=PowerEncoding(job.deck.game.power), rulebook=rulebook)
-    return filter_findings(run_checks(job.deck, ctx, selection), selection, job.deck)
+    deck = job.game_deck  # the whole game: composition counts are of the game as played, not of one print run
+    findings = filter_findings(run_checks(deck, ctx, selection), selection, deck)
+    if job.settings.release:
+        from pipeline.build.release import release_findings
+
+        findings += release_findings(job.deck)
+    return findings
 
 
 def stage_braille(job: Job) -> list[Finding]:
@@ -90,7 +96,7 @@ def stage_dice(job: Job) -> list[Finding]:
 
 
 def stage_print(job: Job) -> list[Finding]:
-    """The print PDFs: one front per unique card, one back per class (PDF/X-1a, CMYK, 3×5 in + bleed).
+    """The print PDFs: one front per unique card, one page per card back (PDF/X-1a, CMYK, 3×5 in + bleed).
 
     A game whose card size has no layout gets the PR007 finding and nothing is drawn
     (``job.printed`` stays None: the error stops the build before later stages). Otherwise
@@ -140,6 +146,7 @@ def stage_impose(job: Job) -> list[Finding]:
     """Press sheets per paper size: fronts, duplex backs, the braille layer imposed like the fronts, a calibration sheet."""
     from engine.units import parse_length
     from pipeline.render.formpages import CardPages
+    from pipeline.build.release import slug_note
     from pipeline.render.impose import deck_copies, impose
     from pipeline.render.sheets import get_sheet
 
@@ -153,7 +160,7 @@ def stage_impose(job: Job) -> list[Finding]:
     for name in job.settings.papers:
         paper = get_sheet(name).with_back_offset(dx, dy)
         result = impose(*sources, paper, copies, job.folder("sheets"), job.game_id,
-                        front_ids=fronts.pages, back_ids=backs.pages)
+                        front_ids=fronts.pages, back_ids=backs.pages, note=slug_note(job.settings.run, job.settings.release))
         findings += result.findings
     return findings
 

@@ -47,6 +47,8 @@ def build(
     only: Annotated[Optional[str], typer.Option(help="Run only these stages (comma-separated); their inputs are built too.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List info findings one by one too (default: counted by code).")] = False,
+    run: Annotated[str, typer.Option(help="Print run: 'box' (what the game's box holds; for an expansion only the cards it adds) or 'combined' (base and expansion as played).")] = "box",
+    release: Annotated[bool, typer.Option("--release", help="Press files: refuse to write while a card is provisional, a face prints placeholder art or the archive URL is a placeholder (exit 1, every cause listed).")] = False,
 ) -> None:
     """Build every output for the given games: checks, braille, print PDFs, UV layer, press sheets, BRF/PEF, archive, proofs.
 
@@ -61,9 +63,15 @@ def build(
     from pipeline.common.files import OutputError
     from pipeline.render.uv.printers import UvPrinterError, load_uv_printer
 
+    from engine.runs import RUNS
+
     dirs = _game_dirs_or_exit(game_dirs, out_dir, rulebook)
     with exit_on(UvPrinterError):  # an unknown profile or a spot name it reserves: one line, exit 2
         load_uv_printer(uv_printer).clear_spot_for(spot)
+    if run not in RUNS:
+        fail(f"unknown --run {run!r}; runs: {', '.join(RUNS)}")
+    if release and force:
+        fail("--release cannot be forced: press files are written only when nothing stands in their way")
     settings = BuildSettings(
         back_offset=back_offset_or_exit(back_offset),
         out_dir=str(out_dir),
@@ -76,16 +84,27 @@ def build(
         force=force,
         only=tuple(split_codes([only])) if only else None,
         rulebook=str(rulebook) if rulebook else None,
+        run=run,
+        release=release,
     )
     with exit_on(BuildBusy, OutputError, ValueError), BuildProgress(dirs, err, enabled=not quiet) as progress:
         outcomes = run_build(dirs, settings, progress.update)
     worst = 0
     for o in outcomes:
-        out.print(f"== {o.game_id}: {STATUS_LABELS[o.status]}; {o.cards} unique cards, {o.copies} printed, {o.provisional} provisional" + (" (forced)" if o.forced else ""), markup=False)
+        out.print(_summary_line(o), markup=False)
         print_summary(o.findings, verbose)
         worst = max(worst, 2 if o.status == "unreadable" else exit_code(o.findings, strict))
     out.print(f"report: {out_dir / 'report.json'}", markup=False)
     raise typer.Exit(worst)
+
+
+def _summary_line(o) -> str:
+    """The one line per game: status, print run, counts, and whether its press files are a draft."""
+    line = (f"== {o.game_id}: {STATUS_LABELS[o.status]}; run {o.run}: {o.cards} unique cards, {o.copies} printed, "
+            f"{o.provisional} provisional, {o.placeholder_faces} faces print placeholder art")
+    if o.status in ("built", "cached"):
+        line += "; release press files" if o.release else "; DRAFT - not for press"
+    return line + (" (forced)" if o.forced else "")
 
 
 COMMANDS = {"build": build}

@@ -87,7 +87,7 @@ def render(
     out_dir: Annotated[Optional[Path], out_option("Output folder (default output/<game>/print).")] = None,
     verify_qr: Annotated[bool, typer.Option("--verify-qr", help="Render every QR at 300 dpi and decode it (a few ms per card).")] = False,
 ) -> None:
-    """Write the print PDFs of a game: one front per unique card, one back per class (PDF/X-1a:2003, CMYK, 3×5 in + bleed).
+    """Write the print PDFs of a game: one front per unique card, one page per card back (PDF/X-1a:2003, CMYK, 3×5 in + bleed).
 
     Example: [bold]deckpress render carddata/apprentice --out output/apprentice/print --verify-qr[/bold]
     """
@@ -190,6 +190,7 @@ def impose(
     from pipeline.common.files import OutputError
     from pipeline.render.deck_pdf import UnknownClassError, unknown_class_findings
     from pipeline.render.formpages import CardPdfError
+    from engine.backs import deck_faces
     from pipeline.render.impose import deck_copies, impose as impose_sheets
     from pipeline.render.sheets import ImpositionError, get_sheet
 
@@ -203,15 +204,15 @@ def impose(
     backs = backs or (default_backs if default_backs.exists() else None)
     braille = braille or (default_braille if default_braille.exists() else None)
     dx, dy = (parse_length(v) for v in back_offset_or_exit(back_offset))
-    card_ids, class_ids = [c.id for c in deck.cards], [c.id for c in deck.game.classes]
+    card_ids, back_ids = [c.id for c in deck.cards], list(deck_faces(deck))
     with exit_on(UnknownClassError, code=1):
-        copies = deck_copies(deck, card_ids, class_ids)
+        copies = deck_copies(deck, card_ids, back_ids)
     findings: list[Finding] = []
     with exit_on(ImpositionError, CardPdfError, OutputError):
         for name in sheet or ["letter"]:
             # the PDFs' page labels must be the data's card and class ids: a stale PDF is refused (exit 2)
             result = impose_sheets(fronts, backs, braille, get_sheet(name).with_back_offset(dx, dy), copies, out_dir or base / "sheets", gid,
-                                   front_ids=card_ids, back_ids=class_ids)
+                                   front_ids=card_ids, back_ids=back_ids)
             out.print(f"{name}: {result.cols}×{result.rows} {result.orientation}, {result.faces} cards on {result.sheets} sheet(s)", markup=False)
             for path in result.paths:
                 out.print(f"wrote {path}", markup=False)

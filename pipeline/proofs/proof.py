@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.backs import deck_faces
 from engine.findings import Finding, Severity, counts, sort_key
 from engine.model import Card, Deck, Provenance
 from pipeline.archive.site import environment
@@ -170,9 +171,9 @@ def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: 
 
 def write_back_proofs(deck: Deck, backs_pdf: str | Path, out_dir: str | Path, page_ids: Sequence[str] | None = None,
                       dpi: float = PROOF_DPI) -> dict[str, Path]:
-    """Write ``backs/<class id>.png`` for every page of ``backs_pdf`` (page i = class ``page_ids[i]``,
-    default the game's class order); returns paths by class id."""
-    ids = list(page_ids) if page_ids is not None else [c.id for c in deck.game.classes]
+    """Write ``backs/<back id>.png`` for every page of ``backs_pdf`` (page i = back ``page_ids[i]``,
+    default the deck's backs in order, :func:`engine.backs.deck_faces`); returns paths by back id."""
+    ids = list(page_ids) if page_ids is not None else list(deck_faces(deck))
     return {cid: write_bytes(Path(out_dir) / "backs" / f"{cid}.png", png_bytes(r.image))
             for cid, r in zip(ids, soft_proof_pages(backs_pdf, dpi=dpi))}
 
@@ -201,7 +202,7 @@ def write_contact_sheet(deck: Deck, out_dir: str | Path, findings: Iterable[Find
             "front": f"fronts/{card.id}.png" if (out_dir / "fronts" / f"{card.id}.png").is_file() else None,
             "findings": [_finding_view(f) for f in by_card.get(card.id, [])],
         })
-    backs = [{"id": c.id, "name": c.name, "src": f"backs/{c.id}.png"} for c in deck.game.classes if (out_dir / "backs" / f"{c.id}.png").is_file()]
+    backs = [{"id": b, "name": face.name, "src": f"backs/{b}.png"} for b, face in deck_faces(deck).items() if (out_dir / "backs" / f"{b}.png").is_file()]
     html = environment().get_template("contact-sheet.html.j2").render(
         title=title or f"{deck.game.title}: proof contact sheet", game=deck.game, cards=cards, backs=backs,
         game_findings=[_finding_view(f) for f in game_level], counts=counts(items),

@@ -5,7 +5,7 @@ badge, the power top-right (or a Power Crystal's A/P indicator), the art oval (t
 image, or drawn placeholder art showing the emblem and marked "placeholder art"), the
 name at the bottom and the keyword(s) below it. Cards with rules text (Claim's
 artifacts, Power Crystals) use the ``front-rules`` face: no oval, a rules box headed by
-the keywords (an ``image:`` on such a card is not printed and is reported, PR009). The back shows the game title, the emblem and the class name.
+the keywords (an ``image:`` on such a card is not printed and is reported, PR009). The back (one per back of the back model, :mod:`engine.backs`) shows the game title, the emblem and the back's name.
 
 The class colour (the palette's ``background``) runs to the bleed edge, framed in the
 palette's ``accent`` at the safe inset; every word is the palette's ``text`` colour on
@@ -23,7 +23,8 @@ from PIL import Image, UnidentifiedImageError
 from reportlab.lib.colors import CMYKColor
 
 from engine.findings import Finding, Location, Severity
-from engine.model import Card, CardClass, Colour, Game
+from engine.backs import BackFace
+from engine.model import Card, CardClass, Colour, Game, Palette
 from engine.registry import declare
 from pipeline.qr import codes as qr
 from pipeline.common.layout import Box, CardLayout
@@ -243,28 +244,27 @@ class _Painter:
             c.drawString(x + line.x, top - line.baseline, line.text.replace("\u00a0", " ").replace("\u202f", " "))
 
 
-def _ground(canvas, sheet: Sheet, cls: CardClass) -> None:
-    """The class colour (palette ``background``) to the bleed edge, a frame (``accent``, else ``text``) at the safe inset."""
-    pal = cls.palette
+def _ground(canvas, sheet: Sheet, pal: Palette) -> None:
+    """The ground colour (palette ``background``) to the bleed edge, a frame (``accent``, else ``text``) at the safe inset."""
     width, height = sheet.media
     canvas.setFillColor(cmyk(pal.background))
     canvas.rect(0, 0, width, height, stroke=0, fill=1)
     frame = sheet.design.strokes.frame
     inset = sheet.bleed + sheet.layout.safe_inset + frame / 2
-    canvas.setStrokeColor(_ring_colour(cls))
+    canvas.setStrokeColor(_ring_colour(pal))
     canvas.setLineWidth(frame)
     canvas.roundRect(inset, inset, width - 2 * inset, height - 2 * inset, sheet.layout.safe_inset, stroke=1, fill=0)
 
 
-def _ring_colour(cls: CardClass) -> CMYKColor:
-    return cmyk(cls.palette.accent or cls.palette.text)
+def _ring_colour(pal: Palette) -> CMYKColor:
+    return cmyk(pal.accent or pal.text)
 
 
-def _circle(canvas, sheet: Sheet, box: Box, cls: CardClass, width: float) -> None:
+def _circle(canvas, sheet: Sheet, box: Box, pal: Palette, width: float) -> None:
     x, y, w, h = sheet.pdf(box)
     r = min(w, h) / 2 - width / 2
-    canvas.setFillColor(cmyk(cls.palette.background))
-    canvas.setStrokeColor(_ring_colour(cls))
+    canvas.setFillColor(cmyk(pal.background))
+    canvas.setStrokeColor(_ring_colour(pal))
     canvas.setLineWidth(width)
     canvas.circle(x + w / 2, y + h / 2, r, stroke=1, fill=1)
 
@@ -281,7 +281,7 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
     where = lambda f: card.where(f).with_card(card.id)  # noqa: E731
     face = front_face(card)
     paint = _Painter(canvas, sheet, cmyk(cls.palette.text), f"card {card.id!r}", findings)
-    _ground(canvas, sheet, cls)
+    _ground(canvas, sheet, cls.palette)
 
     url = game.archive.url_for(card)
     qr_box = sheet.pdf(sheet.layout.qr)
@@ -290,7 +290,7 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
 
     emblem = sheet.box(face, "emblem")
     if emblem is not None:
-        _circle(canvas, sheet, emblem, cls, sheet.design.strokes.emblem)
+        _circle(canvas, sheet, emblem, cls.palette, sheet.design.strokes.emblem)
         paint.text(emblem, [paint.para(cls.indicator, "emblem")], "emblem", cls.where("indicator").with_card(card.id))
 
     power_box, indicator_box = sheet.box(face, "power"), sheet.box(face, "indicator")
@@ -346,7 +346,7 @@ def _draw_art(canvas, card: Card, cls: CardClass, sheet: Sheet, box: Box, paint:
                 hint="put the image file in the game folder at that path (PNG or JPEG), or remove image: for placeholder art"))
     canvas.saveState()
     canvas.setFillColor(cmyk(cls.palette.background))
-    canvas.setStrokeColor(_ring_colour(cls))
+    canvas.setStrokeColor(_ring_colour(cls.palette))
     canvas.setLineWidth(stroke)
     if image is not None:
         path = canvas.beginPath()
@@ -355,7 +355,7 @@ def _draw_art(canvas, card: Card, cls: CardClass, sheet: Sheet, box: Box, paint:
         canvas.drawImage(image, x, y, w, h, preserveAspectRatio=False)
         canvas.restoreState()
         canvas.saveState()
-        canvas.setStrokeColor(_ring_colour(cls))
+        canvas.setStrokeColor(_ring_colour(cls.palette))
         canvas.setLineWidth(stroke)
         canvas.ellipse(x + stroke / 2, y + stroke / 2, x + w - stroke / 2, y + h - stroke / 2, stroke=1, fill=0)
         canvas.restoreState()
@@ -372,24 +372,27 @@ def _draw_art(canvas, card: Card, cls: CardClass, sheet: Sheet, box: Box, paint:
     return findings
 
 
-def draw_back(canvas, cls: CardClass, game: Game, sheet: Sheet) -> list[Finding]:
-    """Draw the back of class ``cls`` on the current page: game title, emblem ring with the class letter and emblem name, class name.
+def draw_back(canvas, face: BackFace, sheet: Sheet) -> list[Finding]:
+    """Draw one back (an :class:`engine.backs.BackFace`) on the current page: the title, the emblem
+    ring with the mark letter (if any) and the emblem name, and the back's name, in its palette.
 
-    Returns PR001/PR005 findings located at the class in game.yaml.
+    The page depends on the face alone, so cards sharing a back (and an expansion's cards
+    carrying its base game's back) get identical pages. Returns PR001/PR005 findings located
+    where the back is defined (its design, or its class) in game.yaml.
     """
     findings: list[Finding] = []
-    paint = _Painter(canvas, sheet, cmyk(cls.palette.text), f"class {cls.id!r} back", findings)
-    _ground(canvas, sheet, cls)
+    paint = _Painter(canvas, sheet, cmyk(face.palette.text), f"back {face.id!r}", findings)
+    _ground(canvas, sheet, face.palette)
     title = sheet.box("back", "title")
     if title is not None:
-        paint.text(title, [paint.para(game.title, "title")], "title", game.where("title"))
+        paint.text(title, [paint.para(face.title, "title")], "title", face.where)
     emblem = sheet.box("back", "emblem")
     if emblem is not None:
-        _circle(canvas, sheet, emblem, cls, sheet.design.strokes.emblem * 2)
+        _circle(canvas, sheet, emblem, face.palette, sheet.design.strokes.emblem * 2)
         inset = min(emblem.width, emblem.height) * (1 - 2 ** -0.5) / 2
-        paint.text(emblem, [paint.para(cls.indicator, "back_letter"), paint.para(cls.emblem, "back_emblem")],
-                   "back_emblem", cls.where("emblem"), inset=inset)
+        marks = [paint.para(face.mark, "back_letter")] if face.mark else []
+        paint.text(emblem, marks + [paint.para(face.emblem, "back_emblem")], "back_emblem", face.where, inset=inset)
     name = sheet.box("back", "class_name")
     if name is not None:
-        paint.text(name, [paint.para(cls.name, "class_name")], "class_name", cls.where("name"))
+        paint.text(name, [paint.para(face.name, "class_name")], "class_name", face.where)
     return findings

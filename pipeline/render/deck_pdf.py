@@ -1,4 +1,4 @@
-"""The print PDFs of a deck: one page per unique card front, one page per class back.
+"""The print PDFs of a deck: one page per unique card front, one page per card back of the back model.
 
 Every page is the bled card: MediaBox = BleedBox = trim + bleed on every side, TrimBox
 inset by the bleed ([0 0 234 378] and [9 9 225 369] for 3×5 in portrait with 0.125 in
@@ -18,6 +18,7 @@ from typing import Iterable
 
 from reportlab.pdfgen.canvas import Canvas
 
+from engine.backs import deck_faces
 from engine.findings import Finding, Location, Severity
 from engine.model import Deck
 from engine.registry import declare
@@ -79,7 +80,7 @@ class PrintResult:
     """A written print PDF.
 
     ``pages``: for fronts the card id of each page in deck order (one page per unique
-    card); for backs the class id of each page in the game's class order.
+    card); for backs the back id of each page (:func:`engine.backs.back_id`), in the game's class order.
     ``findings``: PR/QR findings raised while drawing (fronts also carry the palette
     contrast findings and the placeholder-art count).
     """
@@ -214,10 +215,13 @@ def _placeholder_count(deck: Deck, sheet: Sheet, findings: list[Finding]) -> lis
 
 def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None,
                  target: PrintTarget | str | None = None) -> PrintResult:
-    """Write one back per class of ``deck`` to ``path`` (PDF/X-1a:2003), in the game's class order,
-    with ``target``'s output intent (default ``fogra39``).
+    """Write one page per back the cards of ``deck`` carry (:func:`engine.backs.deck_faces`) to
+    ``path`` (PDF/X-1a:2003), in the game's class order, with ``target``'s output intent
+    (default ``fogra39``); ``pages`` are the back ids.
 
-    Raises as :func:`render_fronts` does.
+    Cards sharing a back share its page (:func:`engine.backs.back_id` names it), and a page
+    depends on the back alone, so an expansion's backs that are its base game's backs are
+    the same content stream as the base game's pages. Raises as :func:`render_fronts` does.
     """
     sheet = _sheet(deck, layout)
     game = deck.game
@@ -225,11 +229,11 @@ def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None,
     canvas = _canvas(buffer, sheet, f"{game.title}: card backs")
     findings: list[Finding] = []
     ids: list[str] = []
-    for cls in game.classes:
-        findings += draw_back(canvas, cls, game, sheet)
+    for back, face in deck_faces(deck).items():
+        findings += draw_back(canvas, face, sheet)
         canvas.showPage()
-        ids.append(cls.id)
+        ids.append(back)
     canvas.save()
-    finish(buffer.getvalue(), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} class backs, {game.id}",
+    finish(buffer.getvalue(), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} card backs ({game.backs.share}), {game.id}",
            condition=output_condition(target))
     return PrintResult(Path(path), tuple(ids), tuple(findings))

@@ -1,6 +1,6 @@
 """Imposition: card pages many-up on press sheets with crop marks, duplex backs and the braille plate.
 
-Inputs are the print PDFs (fronts: one page per unique card; backs: one page per class),
+Inputs are the print PDFs (fronts: one page per unique card; backs: one page per card back),
 optionally the UV braille layer (page for page with the fronts), a sheet preset and the
 copies to print. Outputs, in ``out_dir``:
 
@@ -32,6 +32,7 @@ from typing import Sequence
 
 from pypdf import PdfReader, PdfWriter, Transformation
 
+from engine.backs import back_id
 from engine.findings import Finding, Location, Severity
 from engine.registry import declare
 from engine.units import pt_to_mm
@@ -161,8 +162,9 @@ class ImposeResult:
 def deck_copies(deck, front_pages: Sequence[str], back_pages: Sequence[str]) -> list[tuple[int, int, int]]:
     """``(front_page_index, back_page_index, copies)`` for every card of ``deck`` in deck order.
 
-    ``front_pages`` are card ids per fronts page, ``back_pages`` class ids per backs page
-    (``PrintResult.pages`` of the print stage). Raises
+    ``front_pages`` are card ids per fronts page, ``back_pages`` back ids per backs page
+    (``PrintResult.pages`` of the print stage); each front's back is its card's back
+    (:func:`engine.backs.back_id`: its class's, its deck's or the game's common back). Raises
     :class:`pipeline.render.deck_pdf.UnknownClassError` for a card whose class the game
     lacks (a data error) and :class:`ImpositionError` for a card whose page is missing.
     """
@@ -177,21 +179,23 @@ def deck_copies(deck, front_pages: Sequence[str], back_pages: Sequence[str]) -> 
                                     f"(classes: {', '.join(c.id for c in deck.game.classes)})")
         if card.id not in fronts:
             raise ImpositionError(f"card {card.id!r} has no page in the fronts PDF")
-        if back_pages and card.class_id not in backs:
-            raise ImpositionError(f"class {card.class_id!r} of card {card.id!r} has no page in the backs PDF")
-        out.append((fronts[card.id], backs.get(card.class_id, 0), card.copies))
+        back = back_id(deck.game, card)
+        if back_pages and back not in backs:
+            raise ImpositionError(f"back {back!r} of card {card.id!r} has no page in the backs PDF")
+        out.append((fronts[card.id], backs.get(back, 0), card.copies))
     return out
 
 
-def _slug(game_id: str, grid: Grid, side: str, number: int, count: int) -> str:
-    text = f"{game_id} · sheet {number}/{count} · {side} · {grid.spec.name} {grid.orientation}"
+def _slug(game_id: str, grid: Grid, side: str, number: int, count: int, note: str = "") -> str:
+    text = f"{note + ' · ' if note else ''}{game_id} · sheet {number}/{count} · {side} · {grid.spec.name} {grid.orientation}"
     if side == "back":
         off = grid.spec.back_offset
         text += f" · {grid.spec.flip} flip · back offset {pt_to_mm(off.dx):+.2f}, {pt_to_mm(off.dy):+.2f} mm"
     return text
 
 
-def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str) -> list[Finding]:
+def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str,
+                note: str = "") -> list[Finding]:
     """Impose ``faces`` (source page index per card, in order) onto sheets for one side and write ``path``.
 
     The sheets are finished as PDF/X-1a:2003 (:func:`pipeline.render.pdfx.finish`, each page
@@ -199,7 +203,7 @@ def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: lis
     the sheets are written as they are and an IM004 finding says why.
     """
     count = grid.sheets_for(len(faces))
-    data = marks.marks_pdf(grid, side, [_slug(game_id, grid, side, n, count) for n in range(1, count + 1)], font)
+    data = marks.marks_pdf(grid, side, [_slug(game_id, grid, side, n, count, note) for n in range(1, count + 1)], font)
     writer = PdfWriter()
     for n, marks_page in enumerate(PdfReader(io.BytesIO(data)).pages):
         sheet = writer.add_page(marks_page)
@@ -252,6 +256,7 @@ def impose(
     game_id: str,
     front_ids: Sequence[str] | None = None,
     back_ids: Sequence[str] | None = None,
+    note: str = "",
 ) -> ImposeResult:
     """Impose a game's card PDFs onto press sheets (see the module docs for the files written).
 
@@ -264,10 +269,11 @@ def impose(
     and no blank sheet follows. Raises :class:`ImpositionError` for an unknown sheet, an
     unreadable PDF, a page index out of range or a braille layer whose page count differs
     from the fronts'. Given ``front_ids`` (the deck's card ids in order) and ``back_ids``
-    (its class ids), the fronts and braille layer, and the backs, must match them page for
+    (its back ids), the fronts and braille layer, and the backs, must match them page for
     page (:func:`check_page_ids`; :class:`StaleCardPdfError` otherwise). Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
     IM003 (page without TrimBox), IM004 (sources not PDF/X-1a, so neither are the sheets),
     IM005 (back offset over 5 mm on an axis), IM006 (calibration instructions cut for want of margin).
+    ``note`` heads every sheet's slug line (the build's draft mark and print run).
     """
     from pipeline.render.fonts import face
 
@@ -289,11 +295,11 @@ def impose(
     out = Path(out_dir)
     stem = f"{game_id}-{spec.name}"
     paths = {side: out / f"{stem}-{side}s.pdf" for side in ("front", "back")} | {"braille": out / f"{stem}-braille.pdf"}
-    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font)
+    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font, note)
     if backs is not None:
-        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font)
+        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font, note)
     if braille is not None:
-        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font)
+        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font, note)
     calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})")
     findings += _sheet_findings(grid, font, calibration, paths, with_backs=backs is not None)
 

@@ -1,0 +1,50 @@
+"""Rewrite a finished print PDF's document information (Info) in place: who made it, when, and
+whether it is a draft (:mod:`pipeline.build.release` stamps every press file of a build).
+
+The pages are not touched; the file is saved with the options :func:`pipeline.render.pdfx.finish`
+uses, so a PDF/X-1a file stays one and the same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pikepdf
+from pikepdf import Name, String
+
+from pipeline.common.files import atomic_path
+
+#: How the notes :func:`set_document_info` puts before a Subject begin.
+_NOTE_STARTS = ("DRAFT", "release, run")
+
+
+def set_document_info(path: str | Path, info: dict[str, str]) -> Path:
+    """Rewrite the Info dictionary of the PDF at ``path`` in place (atomically), pages untouched.
+
+    ``info`` maps Info keys (``/Author``, ``/Creator``, ``/CreationDate``, ``/ModDate``) to
+    text (an empty text removes the key); its ``draft`` entry is a note put before the Subject, and before the Title too
+    when it starts with "DRAFT" (a draft press file says so in its title). Saved with the
+    same options as :func:`finish` (PDF 1.4, no object streams, content-derived ID), so
+    the same input gives the same bytes. Raises :class:`pipeline.common.files.OutputError`
+    when ``path`` cannot be written.
+    """
+    with pikepdf.open(path, allow_overwriting_input=True) as pdf:
+        docinfo = pdf.docinfo
+        for key, value in info.items():
+            if key.startswith("/") and value:
+                docinfo[Name(key)] = String(value)
+            elif key.startswith("/") and Name(key) in docinfo:
+                del docinfo[Name(key)]  # reportlab's "anonymous" Author is no one's name
+        note = info.get("draft")
+        if note:
+            title = str(docinfo.get(Name.Title, ""))
+            subject = str(docinfo.get(Name.Subject, ""))
+            if subject.startswith(_NOTE_STARTS):  # stamped before (a file an --only build kept): one note only
+                subject = subject.split("; ", 1)[1] if "; " in subject else ""
+            if note.startswith("DRAFT") and not title.startswith("DRAFT"):
+                docinfo[Name.Title] = String(f"{note.split(' (')[0]}: {title}")
+            docinfo[Name.Subject] = String(f"{note}; {subject}" if subject else note)
+        with atomic_path(path) as tmp:
+            pdf.save(tmp, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable,
+                     force_version="1.4", compress_streams=True)
+    return Path(path)
