@@ -97,3 +97,14 @@ def quote(text: str, limit: int = 60) -> str:
     """A short quotation of rulebook text for a message."""
     text = " ".join(text.split())
     return "“" + (text if len(text) <= limit else text[: limit - 1] + "…") + "”"
+
+
+#: At most this many items are named in one finding's message (the rest are counted).
+MAX_LISTED = 12
+
+
+def capped(items: list[str], limit: int = MAX_LISTED) -> str:
+    """Items joined for a message, at most ``limit`` of them: ``"a, b, c and 9 more"``."""
+    if len(items) <= limit:
+        return ", ".join(items)
+    return ", ".join(items[:limit]) + f" and {len(items) - limit} more"
