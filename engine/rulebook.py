@@ -192,6 +192,7 @@ class Rulebook:
         self._paragraphs: tuple[Paragraph, ...] | None = None
         self._nearest_heading: list[Line | None] | None = None
         self._toc: list[TocEntry] | None = None
+        self._memo: dict[str, object] = {}
 
     @classmethod
     def read(cls, path: str | Path) -> Rulebook:
@@ -266,6 +267,12 @@ class Rulebook:
         if caps or text.endswith(":") or alone:
             return Line(line.number, line.raw, line.body, line.start, None, True)
         return line
+
+    def memo(self, key: str, compute):
+        """``compute()`` once per rulebook and ``key`` (claims read by several checks are read once)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def line(self, number: int) -> Line:
         """The line with this 1-based number (IndexError outside the file)."""
