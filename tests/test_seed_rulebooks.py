@@ -24,16 +24,11 @@ EXPECTED_RB = {
         ("RB012", 30),  # D12 faces j, k, l for 10, 11, 12 without the numeric indicator: a private code (the data's die key says so)
         ("RB007", 51),  # “Enchant” written without its "!" (twice on line 51)
         ("RB007", 53),  # “Rally” without "!" on lines 53 and 58
-        ("RB007", 63),  # “Smite” without "!"
-        ("RB007", 63),  # “Chance” without "!"
+        ("RB007", 63),  # “Smite” and “Chance” without "!" in one sentence: one finding naming both
     ],
     "apprentice-power-crystal": [
         ("RB007", 54),  # “Summon” without "!" (line 54, and in the list on line 84)
-        ("RB007", 84),  # "Chance, Destroy, Enchant, Rally, Smite, or Summon": keywords listed without "!" ...
-        ("RB007", 84),  # ... one finding per keyword: Chance, Destroy, Enchant, Rally, Smite
-        ("RB007", 84),
-        ("RB007", 84),
-        ("RB007", 84),
+        ("RB007", 84),  # "Chance, Destroy, Enchant, Rally, Smite, or Summon": keywords listed without "!", one finding for the sentence
     ],
     "enchant": [
         ("RB010", 32),  # the Cards section lists the letters E, H, L, O; the Letters section (line 48) and the data add X

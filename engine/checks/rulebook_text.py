@@ -22,11 +22,13 @@ from engine.checks.common import Referent, at, capped, quote, referents_in, rule
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
-from engine.rulebook import Line, Paragraph, Rulebook, TocEntry, normalise_title
+from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, TocEntry, normalise_title, to_int
 
 _RANGES = (
     re.compile(r"\branging\s+from\s+(?:numbers\s+)?(?P<a>\d+)\s*(?:to|through|[-–])\s*(?P<b>\d+)", re.I),
     re.compile(r"\bpower\s+levels?\s+(?:of\s+|between\s+|from\s+)?(?P<a>\d+)\s*(?:[-–]|to|through)\s*(?P<b>\d+)", re.I),
+    # prose: "power goes from 1 to 9", "Power values run from one to eight", "a power between 1 and 9"
+    re.compile(rf"\bpower\b(?:\s+(?:values?|levels?|numbers?|of\s+a\s+card))?\s+(?:(?:goes|go|runs?|ranges?|is|are|lies|lie)\s+)?(?:from|between)\s+(?P<a>{NUMBER})\s+(?:to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
 )
 _NUMBERED = re.compile(r"\bnumbered\s+(?P<a>\d+)\s*(?:[-–]|to)\s*(?P<b>\d+)", re.I)
 _LETTERS = re.compile(r"\bletters\s+(?:either\s+)?(?P<set>[A-Z](?:\s*,\s*(?:(?:or|and)\s+)?[A-Z](?!\w)|\s+(?:or|and)\s+[A-Z](?!\w))+)")
@@ -65,11 +67,15 @@ def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         return
     scheme = deck.game.power
     for p in rb.paragraphs():
+        seen: set[int] = set()
         for rx in _RANGES:
             for m in rx.finditer(p.text):
+                if m.start("a") in seen:
+                    continue  # two phrasings reading the same range
+                seen.add(m.start("a"))
                 if rx is _RANGES[0] and "power" not in p.text.lower():
                     continue
-                a, b = int(m.group("a")), int(m.group("b"))
+                a, b = to_int(m.group("a")), to_int(m.group("b"))
                 loc = at(rb, p.line_at(m.start()), p.column_at(m.start()))
                 have = (scheme.numbers or {}).get("min"), (scheme.numbers or {}).get("max")
                 if have != (a, b):
