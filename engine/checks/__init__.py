@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from engine.checks import composition, keywords, power, quality  # noqa: F401
 from engine.checks import rulebook_counts, rulebook_terms, rulebook_text, rulebook_variants  # noqa: F401
+from engine.checks import balance, rulebook_odds, rulebook_refs  # noqa: F401
 
 # The loader's DA codes belong in every listing of the registry too.
 import engine.load  # noqa: E402,F401

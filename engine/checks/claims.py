@@ -117,6 +117,14 @@ def _breaks(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(a for a, _ in found), tuple(b for _, b in found)
 
 
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every sentence of ``text``, in order."""
+    starts, ends = _breaks(text)
+    bounds = [0, *ends]
+    tails = [a + 1 for a in starts] + [len(text)]
+    return list(zip(bounds, tails))
+
+
 def sentence_of(text: str, offset: int) -> str:
     """The sentence of ``text`` holding character ``offset`` (breaks found once per text, then a bisection)."""
     starts, ends = _breaks(text)

@@ -108,3 +108,12 @@ def capped(items: list[str], limit: int = MAX_LISTED) -> str:
     if len(items) <= limit:
         return ", ".join(items)
     return ", ".join(items[:limit]) + f" and {len(items) - limit} more"
+
+
+def quote_around(text: str, start: int, end: int, limit: int = 70) -> str:
+    """A quotation of ``text`` around ``text[start:end]`` that keeps the matched words in view."""
+    if len(text.strip()) <= limit:
+        return quote(text, limit)
+    room = max(0, limit - (end - start)) // 2
+    a, b = max(0, start - room), min(len(text), end + room)
+    return "“" + ("…" if a else "") + " ".join(text[a:b].split()) + ("…" if b < len(text) else "") + "”"
