@@ -36,8 +36,9 @@ _SENTENCE_END = re.compile(r"[.!?;,]['\"”’)\]]*$")
 _TOC = re.compile(r"^(?:table of contents|contents|toc)\s*:?$", re.I)
 #: A section number before a title: "1.", "2)", "3.1", "Chapter 4:", "Section 2 -".
 _SECTION_NUMBER = re.compile(r"^\s*(?:(?:chapter|section|part)\s+\d{1,2}[.):]?|\d{1,2}(?:\.\d{1,2})*[.)]|\d{1,2}(?:\.\d{1,2})+)(?:\s*[-–—:])?\s+(?=\S)", re.I)
-#: A contents line's page number, after dot leaders or spaces: "Setup ........ 4", "Setup  4".
-_PAGE_NUMBER = re.compile(r"(?:\s*(?:[.·…_]\s*){2,}|\s+)\d{1,4}\s*$")
+#: A contents line's page number, after dot leaders or two spaces: "Setup ........ 4", "Setup    4"
+#: (one space is part of the title: "Section 1").
+_PAGE_NUMBER = re.compile(r"(?:\s*(?:[.·…_]\s*){2,}|\s{2,})\d{1,4}\s*$")
 _LEADERS = re.compile(r"(?:[.·…_]\s*){2,}\d{1,4}\s*$")
 
 _NUMBER_WORDS = {
@@ -47,11 +48,32 @@ _NUMBER_WORDS = {
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
     "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
 }
-_TENS = "|".join(w for w, n in _NUMBER_WORDS.items() if n >= 20 and n % 10 == 0 and n < 100)
-_UNITS = "|".join(w for w, n in _NUMBER_WORDS.items() if 1 <= n <= 9)
-_WORD = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+def _trie(words: list[str]) -> str:
+    """A regular expression matching any of ``words``, as a trie ("t(?:en|w(?:o|elve))"), so
+    the engine tries one branch per letter instead of every word at every position."""
+    tree: dict = {}
+    for w in words:
+        node = tree
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = [re.escape(ch) + emit(child) if ch else "" for ch, child in sorted(node.items(), key=lambda kv: kv[0] == "")]
+        if len(branches) == 1:
+            return branches[0]
+        optional = "" in node
+        body = "|".join(b for b in branches if b)
+        return f"(?:{body})?" if optional else f"(?:{body})"
+
+    return emit(tree)
+
+
+_TENS = _trie([w for w, n in _NUMBER_WORDS.items() if n >= 20 and n % 10 == 0 and n < 100])
+_UNITS = _trie([w for w, n in _NUMBER_WORDS.items() if 1 <= n <= 9])
+_WORD = _trie(list(_NUMBER_WORDS))
 #: A number written with digits or in English words: "12", "twelve", "twenty-six", "one hundred".
-NUMBER = rf"(?:\d+|(?:{_TENS})[- ](?:{_UNITS})\b|(?:{_UNITS}|one)\s+hundred\b|(?:{_WORD})\b)"
+NUMBER = rf"(?:\d+|(?=[a-z])(?:{_TENS}[- ]{_UNITS}\b|{_UNITS}\s+hundred\b|{_WORD}\b))"
 
 
 def to_int(token: str) -> int | None:

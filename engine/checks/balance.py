@@ -109,12 +109,15 @@ def rulebook_balance_claim_wrong(deck: Deck, ctx) -> Iterator[Problem]:
     if len(stats) < 2:
         return
     for p in rb.paragraphs():
+        lowered = p.text.lower()
+        if "class" not in lowered and "faction" not in lowered:
+            continue
         for s, e in sentence_spans(p.text):
             sentence = p.text[s:e]
             m = _CLAIM.search(sentence)
             if m is None:
                 continue
-            rest = sentence[m.start():]
+            rest = re.split(r"[;:]", sentence[m.start():], maxsplit=1)[0]  # the clause of the claim
             aspects = [a for a, rx in (("cards", _CARDS), ("power", _POWER)) if rx.search(rest)]
             if not aspects and re.search(r"\bbalanced\b", rest, re.I):
                 aspects = ["cards", "power"]

@@ -157,6 +157,8 @@ def count_claims(rb: Rulebook) -> list[Claim]:
     """Every stated card count (cards, unique, copies) in reading order."""
     out: list[Claim] = []
     for p in rb.paragraphs():
+        if "card" not in p.text.lower():
+            continue  # every phrasing read here counts cards
         taken: list[tuple[int, int]] = []
 
         def free(m: re.Match) -> bool:
@@ -166,21 +168,22 @@ def count_claims(rb: Rulebook) -> list[Claim]:
             s = sentence_of(p.text, m.start()).lower()
             return bool(re.search(r"\b(?:each|every|per)\s+(?:class|faction)", s))
 
-        for m in _COPIES_OF_UNIQUE.finditer(p.text):
+        lowered = p.text.lower()
+        for m in (_COPIES_OF_UNIQUE.finditer(p.text) if "unique" in lowered else ()):
             subj, e = m.group("subj").strip(), each(m)
             out.append(_claim("copies", to_int(m.group("copies")), p, m, "copies", subject=subj, each=e))
             out.append(_claim("unique", to_int(m.group("unique")), p, m, "unique", subject=subj, each=e))
             taken.append(m.span())
-        for m in _UNIQUE.finditer(p.text):
+        for m in (_UNIQUE.finditer(p.text) if "unique" in lowered else ()):
             if free(m):
                 out.append(_claim("unique", to_int(m.group("n")), p, m, subject=m.group("subj").strip(), each=each(m)))
                 taken.append(m.span())
-        for rx in (_PER_CLASS, _EACH_CONTAINS):
+        for rx in (_PER_CLASS, _EACH_CONTAINS) if "class" in lowered or "faction" in lowered else ():
             for m in rx.finditer(p.text):
                 if free(m):
                     out.append(_claim("cards", to_int(m.group("n")), p, m, each=True))
                     taken.append(m.span())
-        for rx in _TOTALS:
+        for rx in _TOTALS if "total" in lowered or "all " in lowered or "consist" in lowered else ():
             for m in rx.finditer(p.text):
                 if free(m) and not re.search(r"\beach\s+player\b", sentence_of(p.text, m.start()), re.I):
                     sentence = sentence_of(p.text, m.start()).lower()
@@ -233,6 +236,8 @@ def _bullet_lists(rb: Rulebook) -> list[ComponentList]:
 def _sentence_lists(rb: Rulebook) -> list[ComponentList]:
     out: list[ComponentList] = []
     for p in rb.paragraphs():
+        if ":" not in p.text or "cards" not in p.text.lower():
+            continue
         for m in _SENTENCE_LIST.finditer(p.text):
             items: list[tuple[Line, int, str]] = []
             offset = m.start("items")
@@ -266,6 +271,8 @@ def deal_claims(rb: Rulebook) -> list[Claim]:
     """Cards each player is dealt or holds, with the player count of the section when stated."""
     out = []
     for p in rb.paragraphs():
+        if "deal" not in p.text.lower() and "each player" not in p.text.lower():
+            continue
         for rx in _DEALS:
             for m in rx.finditer(p.text):
                 c = _claim("deal", to_int(m.group("n")), p, m)
@@ -277,6 +284,8 @@ def player_claims(rb: Rulebook) -> list[Claim]:
     """Stated player ranges ("2-4 player", "Total Players: 2-4")."""
     out = []
     for p in rb.paragraphs():
+        if "player" not in p.text.lower():
+            continue
         seen: set[int] = set()
         for rx in _PLAYERS:
             for m in rx.finditer(p.text):
@@ -295,6 +304,8 @@ def class_lists(rb: Rulebook) -> list[ClassList]:
 def _class_lists(rb: Rulebook) -> list[ClassList]:
     out = []
     for p in rb.paragraphs():
+        if ":" not in p.text or ("class" not in p.text.lower() and "faction" not in p.text.lower()):
+            continue
         for m in _CLASS_LIST.finditer(p.text):
             names: list[tuple[str, Line, int]] = []
             offset = m.start("names")

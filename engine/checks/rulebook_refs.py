@@ -13,6 +13,7 @@ factions the data does not have (RB019).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import Iterator
 
 from engine.checks.claims import class_lists, sentence_spans
@@ -78,13 +79,16 @@ def cross_reference_wrong_item(deck: Deck, ctx) -> Iterator[Problem]:
     lists = numbered_lists(rb)
     if not lists:
         return
+    starts = [lst[0][2].number for lst in lists]
     for p in rb.paragraphs():
+        if "(" not in p.text:
+            continue
         for m in _REF.finditer(p.text):
             line = p.line_at(m.start())
-            before = [lst for lst in lists if lst[0][2].number < line.number]
-            items = before[-1] if before else lists[0]
+            k = bisect_left(starts, line.number)  # lists starting before the reference
+            items = lists[k - 1] if k else lists[0]
             n = int(m.group("n"))
-            phrase = set(words(" ".join(p.text[: m.start()].split()[-4:]))) - _STOP
+            phrase = set(words(" ".join(p.text[max(0, m.start() - 80) : m.start()].split()[-4:]))) - _STOP
             loc = at(rb, line, p.column_at(m.start()))
             if n > len(items):
                 yield Problem(f"the rulebook refers to {m.group(0)} but the list it points into (line {items[0][2].number}) has {len(items)} items", loc, "correct the number", (at(rb, items[0][2]),))
@@ -131,6 +135,9 @@ def rulebook_class_reference_unknown(deck: Deck, ctx) -> Iterator[Problem]:
     names = ", ".join(c.name for c in classes)
     hint = _hint(deck, rb)
     for p in rb.paragraphs():
+        lowered = p.text.lower()
+        if "class" not in lowered and "faction" not in lowered:
+            continue
         for s, e in sentence_spans(p.text):
             sentence = p.text[s:e]
             for m in _CLASS_COUNT.finditer(sentence):

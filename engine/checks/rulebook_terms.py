@@ -30,6 +30,7 @@ from engine.rulebook import Line, Rulebook, to_int
 _TERM = re.compile(r"(?<![\w!’'])(?:(?P<first>[A-Z][a-z]+)[ -])?(?P<last>[A-Z][a-z]+)!(?!!)")
 _DEFINITION = re.compile(r"^[“\"']?(?P<term>[A-Z][A-Za-z]+(?:[ -][A-Z][A-Za-z]+)?)![”\"']?\s*:")
 _DIE = re.compile(r"(?<![\w/])[dD](?P<f>\d{1,3})\b|\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
+_MAYBE_DIE = re.compile(r"[dD]\d|sided", re.I)  # a cheap first test before _DIE
 _DIE_SIZE = re.compile(r"\b(?P<mm>\d+(?:\.\d+)?)\s*mm\s+(?:[\w/-]+\s+){0,4}?[dD](?P<f>\d{1,3})\b")
 
 
@@ -52,9 +53,8 @@ def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
     out: list[TermUse] = []
     for ln in rb.lines:
         body = ln.body
-        letters = [c for c in body if c.isalpha()]
-        if letters and all(c.isupper() for c in letters):
-            continue  # an all-capitals heading: case says nothing there
+        if "!" not in body or body.isupper():
+            continue  # no term, or an all-capitals heading: case says nothing there
         for m in _TERM.finditer(body):
             two = f"{m.group('first')} {m.group('last')}" if m.group("first") else None
             term, start = (two, m.start()) if two and _key(two) in known else (m.group("last"), m.start("last"))
@@ -164,9 +164,15 @@ class DieMention:
 
 
 def die_mentions(rb: Rulebook) -> list[DieMention]:
-    """Every die named in the rulebook, in reading order."""
+    """Every die named in the rulebook, in reading order (read once per rulebook)."""
+    return rb.memo("die_mentions", lambda: _die_mentions(rb))
+
+
+def _die_mentions(rb: Rulebook) -> list[DieMention]:
     out: list[DieMention] = []
     for ln in rb.lines:
+        if not _MAYBE_DIE.search(ln.body):
+            continue
         for m in _DIE.finditer(ln.body):
             faces = int(m.group("f")) if m.group("f") else to_int(m.group("g"))
             if faces is None or faces < 2:

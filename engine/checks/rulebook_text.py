@@ -67,6 +67,8 @@ def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         return
     scheme = deck.game.power
     for p in rb.paragraphs():
+        if "rang" not in p.text and "power" not in p.text.lower():
+            continue  # every phrasing names power or a range
         seen: set[int] = set()
         for rx in _RANGES:
             for m in rx.finditer(p.text):
@@ -82,8 +84,8 @@ def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
                     shown = f"{have[0]}-{have[1]}" if scheme.numbers else "no numbers"
                     yield Problem(f"the rulebook states power {a}-{b} ({quote(m.group(0))}) but the game's power scheme allows {shown}", loc, "correct power.numbers in game.yaml or the rulebook", (scheme.where("numbers"),))
     for ln in rb.lines:
-        m = _NUMBERED.search(ln.body)
-        if not m or not ln.bullet:
+        m = _NUMBERED.search(ln.body) if ln.bullet and "numbered" in ln.body else None
+        if not m:
             continue
         refs = referents_in(deck, ln.body[: m.start()])
         if not refs:
@@ -257,6 +259,8 @@ def _ueb_reading(letters: str) -> str | None:
 def _private(rb: Rulebook, deck: Deck) -> Iterator[tuple[Paragraph, list[tuple[str, int, int]], list[tuple[str, int, int]], object]]:
     """Per paragraph: (paragraph, all mappings, non-UEB mappings, die of the section or None)."""
     for p in rb.paragraphs():
+        if "=" not in p.text and "equals" not in p.text and "represented" not in p.text:
+            continue  # no letter → number statement can be here
         maps = _mappings(p)
         if not maps:
             continue

@@ -34,27 +34,44 @@ _LIST = re.compile(r"(?:\b[A-Z][a-z]+\b(?!!)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:an
 Variant = tuple[Line, int, str]
 
 
-def _bare(body: str, word: str, pattern: str) -> Iterator[re.Match]:
-    """Bare uses of ``word`` (no "!", no quotes) whose neighbours make it a keyword."""
-    for m in re.finditer(rf"(?<![\w“\"‘'!-])(?P<w>{pattern})(?![\w!’'”\"-])", body):
+def _bare(body: str, rx: re.Pattern) -> Iterator[re.Match]:
+    """Bare uses of a keyword word (no "!", no quotes) whose neighbours make it a keyword."""
+    for m in rx.finditer(body):
         after, before = body[m.end():], body[: m.start()]
         if re.match(r"\s+[A-Z]", after):
             continue  # part of a longer name ("Enchant ICG")
-        if _NOUN_AFTER.match(after) or _WORD_BEFORE.search(before):
+        if _NOUN_AFTER.match(after) or _WORD_BEFORE.search(before[-12:]):
             yield m
 
 
-def _line_variants(ln: Line, bare: dict[str, str]) -> Iterator[tuple[str, Variant]]:
-    body = ln.body
+def _patterns(bare: dict[str, str]) -> list[tuple[str, str, re.Pattern, re.Pattern, re.Pattern]]:
+    """Per keyword, compiled once: (key, word, quoted, other case, bare)."""
+    out = []
     for key, word in bare.items():
         pattern = re.escape(word).replace(r"\ ", r"[ -]")
-        for m in re.finditer(rf"[“\"‘](?P<w>{pattern})[,.]?[”\"’]", body):
+        out.append((
+            key,
+            word,
+            re.compile(rf"[“\"‘](?P<w>{pattern})[,.]?[”\"’]"),
+            re.compile(rf"(?<![\w-])(?P<w>{pattern})!", re.I),
+            re.compile(rf"(?<![\w“\"‘'!-])(?P<w>{pattern})(?![\w!’'”\"-])"),
+        ))
+    return out
+
+
+def _line_variants(ln: Line, patterns, bare: dict[str, str]) -> Iterator[tuple[str, Variant]]:
+    body = ln.body
+    lowered = body.lower()
+    for key, word, quoted, cased, plain in patterns:
+        if word.lower().split()[0] not in lowered:
+            continue  # cheap test first: most lines name no keyword
+        for m in quoted.finditer(body):
             yield key, (ln, ln.start + m.start("w") + 1, f"“{m.group('w')}”")
-        for m in re.finditer(rf"(?<![\w-])(?P<w>{pattern})!", body, re.I):
+        for m in cased.finditer(body):
             if m.group("w") != word:
                 yield key, (ln, ln.start + m.start("w") + 1, m.group("w") + "!")
         if not _DEFINITION.match(body.strip()):
-            for m in _bare(body, word, pattern):
+            for m in _bare(body, plain):
                 yield key, (ln, ln.start + m.start("w") + 1, m.group("w"))
     for m in _LIST.finditer(body):
         items = re.findall(r"\b[A-Z][a-z]+\b", m.group(0))
@@ -67,13 +84,16 @@ def _line_variants(ln: Line, bare: dict[str, str]) -> Iterator[tuple[str, Varian
 def variants_of(rb: Rulebook, bare: dict[str, str]) -> dict[str, list[Variant]]:
     """Keyword key → its variants in reading order (one per line, column and spelling)."""
     found: dict[str, list[Variant]] = defaultdict(list)
+    seen: set[tuple[str, int, int, str]] = set()
     toc_lines = {e.line.number for e in rb.toc()}
+    patterns = _patterns(bare)
     for ln in rb.lines:
-        letters = [c for c in ln.body if c.isalpha()]
-        if ln.number in toc_lines or (ln.heading and letters and all(c.isupper() for c in letters)):
+        if ln.number in toc_lines or (ln.heading and ln.body.isupper()):
             continue
-        for key, variant in _line_variants(ln, bare):
-            if variant not in found[key]:
+        for key, variant in _line_variants(ln, patterns, bare):
+            mark = (key, variant[0].number, variant[1], variant[2])
+            if mark not in seen:
+                seen.add(mark)
                 found[key].append(variant)
     return found
 
