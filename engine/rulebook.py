@@ -1,21 +1,16 @@
 """A rulebook as text with its structure: lines, headings, paragraphs, lists and a table of contents.
 
-``Rulebook.read(path)`` takes plain text or Markdown (any game, not only the seeds) and
-keeps every line number, so a rules-text finding can point at ``rulebook.md:12:5``.
-The claims a rulebook makes (counts, dice, keywords, power ranges) are extracted from
-this structure by :mod:`engine.checks.claims`.
-
-Structure, deliberately simple and explainable:
+``Rulebook.read(path)`` takes plain text or Markdown (any game) and keeps every line number,
+so a finding can point at ``rulebook.md:12:5``; :mod:`engine.checks.claims` reads claims from it.
 
 - a *bullet* is a line starting with ``-``, ``*``, ``+``, ``•``, ``–``, ``—`` or ``1.`` / ``1)``;
-- a *heading* is a Markdown ``#`` line (or a line in bold only), or a short line
-  (≤ 8 words, ≤ 70 characters) that does not end like a sentence and is all capitals,
-  or ends with ":", or has a blank line before or after it (before *and* after in
-  Markdown, whose prose is hard-wrapped);
-- a *paragraph* is a run of lines joined where a line does not end a sentence
-  (Markdown's hard-wrapped prose), never across blank lines, bullets or headings;
-- a *table of contents* is the bullet list after a "Table of Contents" line (or after a
-  "Contents" heading whose items are Markdown links); nesting comes from indentation.
+- a *heading* is a Markdown ``#`` line (or a line in bold only), a numbered title standing
+  alone ("1. Components"), or a short line (≤ 8 words, ≤ 70 characters) that does not end
+  like a sentence and is all capitals, or ends with ":" (not a sentence introducing a list),
+  or has a blank line before or after it (before *and* after in hard-wrapped Markdown);
+- a *paragraph* is a run of lines joined where a line does not end a sentence, never
+  across blank lines, bullets or headings;
+- a *table of contents*: see :meth:`Rulebook.toc` (flat or nested, page numbers allowed).
 """
 
 from __future__ import annotations

@@ -31,6 +31,8 @@ _NOUN_AFTER = re.compile(r"\s+(?:cards?|keywords?|abilit(?:y|ies)|effects?)\b", 
 _WORD_BEFORE = re.compile(r"\b(?:a|an|the|play|plays|use|uses|using|with|each|every|any|your|of)\s+$", re.I)
 _LIST = re.compile(r"(?:\b[A-Z][a-z]+\b(?!!)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){2,}\b[A-Z][a-z]+\b(?!!)")
 
+_CAPWORD = re.compile(r"\b[A-Z][a-z]+\b")
+
 Variant = tuple[Line, int, str]
 
 
@@ -73,6 +75,8 @@ def _line_variants(ln: Line, patterns, bare: dict[str, str]) -> Iterator[tuple[s
         if not _DEFINITION.match(body.strip()):
             for m in _bare(body, plain):
                 yield key, (ln, ln.start + m.start("w") + 1, m.group("w"))
+    if sum(1 for w in _CAPWORD.findall(body) if w.lower() in bare) < 3:
+        return  # a list of keywords needs three of them on the line
     for m in _LIST.finditer(body):
         items = re.findall(r"\b[A-Z][a-z]+\b", m.group(0))
         hits = [w for w in items if _key(w) in bare]
