@@ -1,21 +1,16 @@
 """A rulebook as text with its structure: lines, headings, paragraphs, lists and a table of contents.
 
-``Rulebook.read(path)`` takes plain text or Markdown (any game, not only the seeds) and
-keeps every line number, so a rules-text finding can point at ``rulebook.md:12:5``.
-The claims a rulebook makes (counts, dice, keywords, power ranges) are extracted from
-this structure by :mod:`engine.checks.claims`.
-
-Structure, deliberately simple and explainable:
+``Rulebook.read(path)`` takes plain text or Markdown (any game) and keeps every line number,
+so a finding can point at ``rulebook.md:12:5``; :mod:`engine.checks.claims` reads claims from it.
 
 - a *bullet* is a line starting with ``-``, ``*``, ``+``, ``•``, ``–``, ``—`` or ``1.`` / ``1)``;
-- a *heading* is a Markdown ``#`` line (or a line in bold only), or a short line
-  (≤ 8 words, ≤ 70 characters) that does not end like a sentence and is all capitals,
-  or ends with ":", or has a blank line before or after it (before *and* after in
-  Markdown, whose prose is hard-wrapped);
-- a *paragraph* is a run of lines joined where a line does not end a sentence
-  (Markdown's hard-wrapped prose), never across blank lines, bullets or headings;
-- a *table of contents* is the bullet list after a "Table of Contents" line (or after a
-  "Contents" heading whose items are Markdown links); nesting comes from indentation.
+- a *heading* is a Markdown ``#`` line (or a line in bold only), a numbered title standing
+  alone ("1. Components"), or a short line (≤ 8 words, ≤ 70 characters) that does not end
+  like a sentence and is all capitals, or ends with ":" (not a sentence introducing a list),
+  or has a blank line before or after it (before *and* after in hard-wrapped Markdown);
+- a *paragraph* is a run of lines joined where a line does not end a sentence, never
+  across blank lines, bullets or headings;
+- a *table of contents*: see :meth:`Rulebook.toc` (flat or nested, page numbers allowed).
 """
 
 from __future__ import annotations
@@ -34,23 +29,61 @@ _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)|`")
 _SENTENCE_END = re.compile(r"[.!?;,]['\"”’)\]]*$")
 _TOC = re.compile(r"^(?:table of contents|contents|toc)\s*:?$", re.I)
+#: A section number before a title: "1.", "2)", "3.1", "Chapter 4:", "Section 2 -".
+_SECTION_NUMBER = re.compile(r"^\s*(?:(?:chapter|section|part)\s+\d{1,2}[.):]?|\d{1,2}(?:\.\d{1,2})*[.)]|\d{1,2}(?:\.\d{1,2})+)(?:\s*[-–—:])?\s+(?=\S)", re.I)
+#: A contents line's page number, after dot leaders or two spaces: "Setup ........ 4", "Setup    4"
+#: (one space is part of the title: "Section 1").
+_PAGE_NUMBER = re.compile(r"(?:\s*(?:[.·…_]\s*){2,}|\s{2,})\d{1,4}\s*$")
+_LEADERS = re.compile(r"(?:[.·…_]\s*){2,}\d{1,4}\s*$")
 
 _NUMBER_WORDS = {
     "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
 }
-#: A number written with digits or as an English word (one … twenty, thirty … sixty).
-NUMBER = r"(?:\d+|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")"
+def _trie(words: list[str]) -> str:
+    """A regular expression matching any of ``words``, as a trie ("t(?:en|w(?:o|elve))"), so
+    the engine tries one branch per letter instead of every word at every position."""
+    tree: dict = {}
+    for w in words:
+        node = tree
+        for ch in w:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def emit(node: dict) -> str:
+        branches = [re.escape(ch) + emit(child) if ch else "" for ch, child in sorted(node.items(), key=lambda kv: kv[0] == "")]
+        if len(branches) == 1:
+            return branches[0]
+        optional = "" in node
+        body = "|".join(b for b in branches if b)
+        return f"(?:{body})?" if optional else f"(?:{body})"
+
+    return emit(tree)
+
+
+_TENS = _trie([w for w, n in _NUMBER_WORDS.items() if n >= 20 and n % 10 == 0 and n < 100])
+_UNITS = _trie([w for w, n in _NUMBER_WORDS.items() if 1 <= n <= 9])
+_WORD = _trie(list(_NUMBER_WORDS))
+#: A number written with digits or in English words: "12", "twelve", "twenty-six", "one hundred".
+NUMBER = rf"(?:\d+|(?=[a-z])(?:{_TENS}[- ]{_UNITS}\b|{_UNITS}\s+hundred\b|{_WORD}\b))"
 
 
 def to_int(token: str) -> int | None:
-    """``"12"`` → 12, ``"twelve"`` → 12, ``"2x"`` → 2; None when the token is not a number."""
-    token = token.strip().lower().rstrip("x")
-    if token.isdigit():
-        return int(token)
-    return _NUMBER_WORDS.get(token)
+    """``"12"`` → 12, ``"twelve"`` → 12, ``"twenty-six"`` → 26, ``"one hundred"`` → 100, ``"2x"`` → 2;
+    None when the token is not a number."""
+    token = " ".join(token.strip().lower().replace("-", " ").split())
+    if token.rstrip("x").isdigit():
+        return int(token.rstrip("x"))
+    parts = token.split()
+    if len(parts) == 2 and parts[1] == "hundred" and parts[0] in _NUMBER_WORDS:
+        return _NUMBER_WORDS[parts[0]] * 100
+    if len(parts) == 2 and all(p in _NUMBER_WORDS for p in parts):
+        tens, unit = _NUMBER_WORDS[parts[0]], _NUMBER_WORDS[parts[1]]
+        return tens + unit if tens % 10 == 0 and tens >= 20 and 1 <= unit <= 9 else None
+    return _NUMBER_WORDS.get(token) if len(parts) == 1 else None
 
 
 class RulebookError(OSError):
@@ -123,11 +156,38 @@ class TocEntry:
     title: str
 
 
+def strip_page_number(text: str) -> str:
+    """A contents line without its dot leaders and page number: ``"Setup ...... 4"`` → ``"Setup"``."""
+    return _PAGE_NUMBER.sub("", text).strip()
+
+
 def normalise_title(text: str) -> str:
-    """A heading or ToC title for comparison: case-folded, quotes unified, punctuation and spaces squeezed."""
+    """A heading or ToC title for comparison: section number ("1.", "Chapter 2:") dropped,
+    case-folded, quotes unified, punctuation and spaces squeezed."""
+    text = _SECTION_NUMBER.sub("", text, count=1) or text
     text = text.replace("’", "'").replace("‘", "'").replace("&", " and ").casefold()
     text = re.sub(r"[^\w']+", " ", text)
     return " ".join(text.split())
+
+
+def _numbered_title(line: Line) -> bool:
+    """True for a numbered line that reads as a section title: "1. Components", "2) Set Up"."""
+    text = line.body.strip()
+    return (
+        bool(re.match(r"^\s*\(?\d", line.raw))
+        and 0 < len(text) <= 60
+        and len(text.split()) <= 6
+        and not _SENTENCE_END.search(text)
+        and text[:1].isupper()
+    )
+
+
+def _list_intro(text: str) -> bool:
+    """True for a line ending in ":" that is a sentence introducing a list, not a title:
+    it has a comma, or more than three words of which some (beyond short ones) are lower case."""
+    words = text.rstrip(":").split()
+    lower = [w for w in words if len(w) > 3 and w[:1].islower()]
+    return "," in text or (len(words) > 3 and bool(lower))
 
 
 class Rulebook:
@@ -147,6 +207,9 @@ class Rulebook:
         self.markdown = markdown
         self.lines: tuple[Line, ...] = tuple(self._parse(raw_lines))
         self._paragraphs: tuple[Paragraph, ...] | None = None
+        self._nearest_heading: list[Line | None] | None = None
+        self._toc: list[TocEntry] | None = None
+        self._memo: dict[str, object] = {}
 
     @classmethod
     def read(cls, path: str | Path) -> Rulebook:
@@ -201,6 +264,11 @@ class Rulebook:
     def _plain_heading(lines: list[Line], i: int, markdown: bool) -> Line:
         line = lines[i]
         text = line.body.strip()
+        before = i == 0 or lines[i - 1].blank
+        after = i + 1 >= len(lines) or lines[i + 1].blank
+        if line.bullet and before and after and _numbered_title(line):
+            # "1. Components" standing alone is a numbered heading, not a one-item list
+            return Line(line.number, line.raw, line.raw.strip(), len(line.raw) - len(line.raw.lstrip()), None, True)
         if line.heading or line.bullet or not text or len(text) > 70 or len(text.split()) > 8:
             return line
         if _SENTENCE_END.search(text) and not text.isupper():
@@ -210,12 +278,18 @@ class Rulebook:
         label, _, rest = text.partition(":")
         if rest.strip() and not caps and not all(w[:1].isupper() or not w[:1].isalpha() for w in rest.split()):
             return line  # "Passive Power Crystals: Apply globally …" is a label and its text
-        before = i == 0 or lines[i - 1].blank
-        after = i + 1 >= len(lines) or lines[i + 1].blank
+        if text.endswith(":") and not caps and _list_intro(text):
+            return line  # "The front of a card, from the top:" introduces a list
         alone = (before and after) if markdown else (before or after)  # Markdown prose is hard-wrapped
         if caps or text.endswith(":") or alone:
             return Line(line.number, line.raw, line.body, line.start, None, True)
         return line
+
+    def memo(self, key: str, compute):
+        """``compute()`` once per rulebook and ``key`` (claims read by several checks are read once)."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
 
     def line(self, number: int) -> Line:
         """The line with this 1-based number (IndexError outside the file)."""
@@ -226,11 +300,15 @@ class Rulebook:
         return [ln for ln in self.lines if ln.heading]
 
     def heading_before(self, number: int) -> Line | None:
-        """The nearest heading at or above line ``number``, or None."""
-        for ln in reversed(self.lines[:number]):
-            if ln.heading:
-                return ln
-        return None
+        """The nearest heading at or above line ``number``, or None (a table built once: O(1) per call)."""
+        if self._nearest_heading is None:
+            table: list[Line | None] = []
+            last: Line | None = None
+            for ln in self.lines:
+                last = ln if ln.heading else last
+                table.append(last)
+            self._nearest_heading = table
+        return self._nearest_heading[number - 1] if number >= 1 else None
 
     def paragraphs(self) -> tuple[Paragraph, ...]:
         """Paragraphs in order (cached): each heading and each bullet starts a new one."""
@@ -258,33 +336,60 @@ class Rulebook:
         return out
 
     def toc(self) -> list[TocEntry]:
-        """The table of contents as entries (empty when the rulebook has none).
+        """The table of contents as entries (empty when the rulebook has none; cached).
 
-        A "Table of Contents" line (repeated lines are one header) followed by bullet
-        items; for a bare "Contents" line the items must be Markdown links, because a
-        plain "Contents:" list is usually the box's component list.
+        A "Table of Contents" line (repeated lines are one header) followed by its items:
+        bullets, numbered lines, or lines ending in a page number ("Setup ...... 4"). For a
+        bare "Contents" line the items must be Markdown links or carry page numbers,
+        because a plain "Contents:" list is usually the box's component list. Titles lose
+        their dot leaders and page numbers; the level comes from indentation, or from the
+        section number's depth ("2.1 Deal" is under "2 Setup").
         """
+        if self._toc is None:
+            self._toc = self._find_toc()
+        return self._toc
+
+    def _find_toc(self) -> list[TocEntry]:
         for i, ln in enumerate(self.lines):
             title = ln.body.strip()
             if not _TOC.match(title):
                 continue
             explicit = "table" in title.lower() or title.lower().startswith("toc")
-            items: list[Line] = []
-            for nxt in self.lines[i + 1:]:
-                if nxt.blank or (not items and _TOC.match(nxt.body.strip())):
-                    continue
-                if not nxt.bullet:
-                    break
-                items.append(nxt)
+            items = self._toc_items(i)
             if not items:
                 continue
-            if not explicit and not all(_LINK.search(it.raw) for it in items):
+            paged = sum(1 for it in items if _PAGE_NUMBER.search(it.body)) * 2 >= len(items)
+            if not explicit and not paged and not all(_LINK.search(it.raw) for it in items):
                 continue
-            base = min(it.indent or 0 for it in items)
-            steps = sorted({(it.indent or 0) - base for it in items if (it.indent or 0) > base})
-            unit = steps[0] if steps else 2
-            return [TocEntry(it, ((it.indent or 0) - base) // unit, it.body.strip()) for it in items]
+            return _toc_entries(items, paged)
         return []
+
+    def _toc_items(self, i: int) -> list[Line]:
+        items: list[Line] = []
+        for nxt in self.lines[i + 1:]:
+            if nxt.blank or (not items and _TOC.match(nxt.body.strip())):
+                if nxt.blank and items and not items[-1].bullet:
+                    break  # a run of page-numbered lines ends at a blank line
+                continue
+            if not nxt.bullet and not _LEADERS.search(nxt.body):
+                break
+            items.append(nxt)
+        return items
 
     def __repr__(self) -> str:
         return f"Rulebook({self.path!r}, {len(self.lines)} lines)"
+
+
+def _toc_entries(items: list[Line], paged: bool) -> list[TocEntry]:
+    """Entries of contents lines: titles without page numbers, levels from indentation or numbering."""
+    indents = [len(it.raw) - len(it.raw.lstrip()) for it in items]
+    base = min(indents)
+    steps = sorted({d - base for d in indents if d > base})
+    unit = steps[0] if steps else 2
+    out = []
+    for it, indent in zip(items, indents):
+        title = strip_page_number(it.body) if paged or _LEADERS.search(it.body) else it.body.strip()
+        depth = re.match(r"^\s*\d{1,2}((?:\.\d{1,2})+)\s", it.body)
+        level = depth.group(1).count(".") if depth and indent == base else (indent - base) // unit
+        out.append(TocEntry(it, level, title))
+    return out

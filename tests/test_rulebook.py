@@ -54,3 +54,31 @@ def test_cli_check_with_rulebook_json_and_exit_codes(tmp_path):
     assert strict.exit_code == 1
     missing = runner.invoke(app, ["check", str(GAMES / "mini"), "--rulebook", str(tmp_path / "nope.txt")])
     assert missing.exit_code == 2 and "cannot read rulebook" in missing.output
+
+
+def test_numbered_headings_and_a_dot_leader_contents_list():
+    from conftest import FIXTURES
+
+    rb = Rulebook.read(FIXTURES / "rulebooks" / "tidepool-numbered.txt")
+    assert [(e.line.number, e.level, e.title) for e in rb.toc()][:2] == [(4, 0, "Components"), (5, 0, "Classes")]
+    heads = {h.number: h.body for h in rb.headings()}
+    assert heads[11] == "1. Components" and heads[63] == "8. Balance"
+    assert 47 not in heads and rb.line(47).bullet  # "1. Name" in a run of numbered items is a list item
+    assert rb.heading_before(13).number == 11
+
+
+def test_markdown_numbered_headings_match_their_linked_contents_and_list_intros_are_prose():
+    from conftest import FIXTURES
+
+    rb = Rulebook.read(FIXTURES / "rulebooks" / "tidepool.md")
+    assert [e.title for e in rb.toc()][0] == "1. Components"
+    assert 47 not in {h.number for h in rb.headings()}  # "Each card shows, from top to bottom:"
+
+
+def test_nested_contents_levels_from_indentation_and_section_numbers():
+    rb = Rulebook.from_text("Table of Contents\n2 Setup .... 3\n2.1 Deal .... 4\n- x\n\n2 Setup\n")
+    assert [(e.title, e.level) for e in rb.toc()] == [("2 Setup", 0), ("2.1 Deal", 1), ("x", 0)]
+    from engine.rulebook import normalise_title, to_int
+
+    assert normalise_title("2.1 Deal") == normalise_title("Deal") == "deal" and normalise_title("3 PLAYERS") == "3 players"
+    assert [to_int(w) for w in ("twenty-six", "forty two", "one hundred", "eight", "7x", "many")] == [26, 42, 100, 8, 7, None]

@@ -14,6 +14,7 @@ SLIPS = FIXTURES / "rulebooks" / "slips.md"
 
 #: (code, rulebook line): the slip planted there.
 EXPECTED = {
+    ("RB011", 5),   # the contents leave out the sections Set Up, Power and Dice
     ("RB011", 8),   # the contents list "Scoring"; no section has that heading
     ("RB002", 13),  # "7 cards" but the items below add up to 8
     ("RB015", 18),  # a 30mm D12; the data's D12 is 35 mm

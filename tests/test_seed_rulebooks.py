@@ -24,24 +24,21 @@ EXPECTED_RB = {
         ("RB012", 30),  # D12 faces j, k, l for 10, 11, 12 without the numeric indicator: a private code (the data's die key says so)
         ("RB007", 51),  # “Enchant” written without its "!" (twice on line 51)
         ("RB007", 53),  # “Rally” without "!" on lines 53 and 58
-        ("RB007", 63),  # “Smite” without "!"
-        ("RB007", 63),  # “Chance” without "!"
+        ("RB007", 63),  # “Smite” and “Chance” without "!" in one sentence: one finding naming both
     ],
     "apprentice-power-crystal": [
         ("RB007", 54),  # “Summon” without "!" (line 54, and in the list on line 84)
-        ("RB007", 84),  # "Chance, Destroy, Enchant, Rally, Smite, or Summon": keywords listed without "!" ...
-        ("RB007", 84),  # ... one finding per keyword: Chance, Destroy, Enchant, Rally, Smite
-        ("RB007", 84),
-        ("RB007", 84),
-        ("RB007", 84),
+        ("RB007", 84),  # "Chance, Destroy, Enchant, Rally, Smite, or Summon": keywords listed without "!", one finding for the sentence
     ],
     "enchant": [
         ("RB010", 32),  # the Cards section lists the letters E, H, L, O; the Letters section (line 48) and the data add X
         ("RB004", 39),  # the D6 section says "Each face of the D12"; Enchant has only a D6
+        ("RB018", 36),  # "via the QR as well (#5)": in Enchant's layout list the QR link is item 4 and 5 is the Card Art Oval (Apprentice's numbering, where the QR is 5)
     ],
     "claim-reinforcements-magic": [
         ("RB011", 23),  # the contents list 12 artifacts; the text defines 18 (Divine Hourglass … Night Ring missing)
         ("RB002", 39),  # "58 cards" but the items add up to 60 (18 + 4 x 10 + 2), as the data has
+        ("RB019", 66),  # "the five factions of the realms": Reinforcements is an expansion of Claim, whose five factions the data does not have (it has three); the hint says so
     ],
 }
 

@@ -20,7 +20,9 @@ expressions (one per phrasing, listed below) and returns located claims; the che
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, to_int
 
@@ -28,9 +30,9 @@ _F = re.I
 _SUBJ = r"(?P<subj>(?:[\w’'×”\"-]+\s+){0,3}?)"
 _COPIES_OF_UNIQUE = re.compile(rf"\b(?P<copies>{NUMBER})x?\s+cop(?:y|ies)\s+(?:each\s+)?of\s+(?P<unique>{NUMBER})\s+unique\s+{_SUBJ}cards?\b", _F)
 _UNIQUE = re.compile(rf"\b(?P<n>{NUMBER})\s+unique\s+{_SUBJ}cards?\b", _F)
-_PER_CLASS = re.compile(rf"\b(?P<n>{NUMBER})\s+cards\s+(?:per|in\s+each|for\s+each)\s+(?:class|faction)\b", _F)
+_PER_CLASS = re.compile(rf"\b(?P<n>{NUMBER})\s+cards\s+(?:per|(?:in|for|of)\s+(?:each|every))\s+(?:class|faction)\b", _F)
 _EACH_CONTAINS = re.compile(
-    rf"\beach\s+(?:class|faction)(?:['’]s)?\s+(?:deck\s+)?(?:should\s+|will\s+|must\s+)?(?:now\s+)?(?:contains?|has|have|holds?)\s+(?:now\s+)?(?:a\s+total\s+of\s+)?(?P<n>{NUMBER})\s+cards\b",
+    rf"\b(?:each|every)\s+(?:class|faction)(?:['’]s)?\s+(?:deck\s+)?(?:should\s+|will\s+|must\s+)?(?:now\s+)?(?:contains?|has|have|holds?)\s+(?:now\s+)?(?:a\s+total\s+of\s+)?(?P<n>{NUMBER})\s+cards\b",
     _F,
 )
 _TOTALS = (
@@ -42,6 +44,9 @@ _TOTALS = (
 _ITEM_CARDS = re.compile(r"^(?P<n>\d+)x?\s+" + _SUBJ + r"cards?\b", _F)
 _ITEM_NOUN = re.compile(r"^(?P<n>\d+)x?\s+(?P<subj>[A-Za-z][\w’' -]*?)\s*(?:[,(:;]|$)")
 _LIST_TOTAL = re.compile(r"^(?:[\w ]+:\s*)?\(?(?P<n>\d+)\s+(?:[\w-]+\s+){0,2}?cards?\)?:?\s*$", _F)
+#: "The box holds 26 cards: 8 Coral, 8 Kelp and 8 Shell cards." (a component list in one sentence).
+_SENTENCE_LIST = re.compile(rf"\b(?P<n>{NUMBER})\s+(?:[\w-]+\s+){{0,2}}?cards\b(?:\s+in\s+(?:all|total))?\s*:\s*(?P<items>[^.;:]+)", _F)
+_SENTENCE_ITEM = re.compile(rf"^(?:and\s+)?(?P<n>{NUMBER})\s+(?P<what>[A-Za-z][\w’' -]*)$", _F)
 _CONTENTS_HEADING = re.compile(r"\b(?:contents|components|in\s+the\s+box)\b", _F)
 _DEALS = (
     re.compile(rf"\bdeal\s+each\s+player\s+(?P<n>{NUMBER})\s+cards\b", _F),
@@ -55,7 +60,7 @@ _PLAYERS = (
     re.compile(r"\bplayers?\s*:\s*(?P<a>\d{1,2})\s*[-–]\s*(?P<b>\d{1,2})\b", _F),
     re.compile(r"\bfor\s+(?P<a>\d{1,2})\s+to\s+(?P<b>\d{1,2})\s+players\b", _F),
 )
-_CLASS_LIST = re.compile(rf"(?:\b(?P<n>{NUMBER})\s+(?:[\w-]+\s+){{0,3}}?)?\b(?:classes|factions|class|faction)\s*:\s*(?P<names>[^.:;]+)", _F)
+_CLASS_LIST = re.compile(rf"(?:\b(?P<n>{NUMBER})\s+(?:(?!of\b|{NUMBER}\s)[\w-]+\s+){{0,3}}?)?\b(?:classes|factions|class|faction)\s*:\s*(?P<names>[^.:;]+)", _F)
 _NAME_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*")
 _SENTENCE_BREAK = re.compile(r"[.!?]['\"”’)]*\s+(?=[A-Z“\"‘(])")
 
@@ -105,15 +110,30 @@ class ClassList:
     text: str
 
 
+@lru_cache(maxsize=4096)
+def _breaks(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Sentence breaks of ``text``, found once per text: (break starts, break ends)."""
+    found = [(m.start(), m.end()) for m in _SENTENCE_BREAK.finditer(text)]
+    return tuple(a for a, _ in found), tuple(b for _, b in found)
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every sentence of ``text``, in order."""
+    starts, ends = _breaks(text)
+    bounds = [0, *ends]
+    tails = [a + 1 for a in starts] + [len(text)]
+    return list(zip(bounds, tails))
+
+
 def sentence_of(text: str, offset: int) -> str:
-    """The sentence of ``text`` holding character ``offset``."""
-    start, end = 0, len(text)
-    for m in _SENTENCE_BREAK.finditer(text):
-        if m.end() <= offset:
-            start = m.end()
-        elif m.start() >= offset:
-            end = m.start() + 1
-            break
+    """The sentence of ``text`` holding character ``offset`` (breaks found once per text, then a bisection)."""
+    starts, ends = _breaks(text)
+    i = bisect_right(ends, offset)  # breaks wholly before the offset
+    start = ends[i - 1] if i else 0
+    j = bisect_left(starts, offset, lo=max(i - 1, 0))
+    while j < len(starts) and ends[j] <= offset:
+        j += 1
+    end = starts[j] + 1 if j < len(starts) else len(text)
     return text[start:end]
 
 
@@ -137,6 +157,8 @@ def count_claims(rb: Rulebook) -> list[Claim]:
     """Every stated card count (cards, unique, copies) in reading order."""
     out: list[Claim] = []
     for p in rb.paragraphs():
+        if "card" not in p.text.lower():
+            continue  # every phrasing read here counts cards
         taken: list[tuple[int, int]] = []
 
         def free(m: re.Match) -> bool:
@@ -146,21 +168,22 @@ def count_claims(rb: Rulebook) -> list[Claim]:
             s = sentence_of(p.text, m.start()).lower()
             return bool(re.search(r"\b(?:each|every|per)\s+(?:class|faction)", s))
 
-        for m in _COPIES_OF_UNIQUE.finditer(p.text):
+        lowered = p.text.lower()
+        for m in (_COPIES_OF_UNIQUE.finditer(p.text) if "unique" in lowered else ()):
             subj, e = m.group("subj").strip(), each(m)
             out.append(_claim("copies", to_int(m.group("copies")), p, m, "copies", subject=subj, each=e))
             out.append(_claim("unique", to_int(m.group("unique")), p, m, "unique", subject=subj, each=e))
             taken.append(m.span())
-        for m in _UNIQUE.finditer(p.text):
+        for m in (_UNIQUE.finditer(p.text) if "unique" in lowered else ()):
             if free(m):
                 out.append(_claim("unique", to_int(m.group("n")), p, m, subject=m.group("subj").strip(), each=each(m)))
                 taken.append(m.span())
-        for rx in (_PER_CLASS, _EACH_CONTAINS):
+        for rx in (_PER_CLASS, _EACH_CONTAINS) if "class" in lowered or "faction" in lowered else ():
             for m in rx.finditer(p.text):
                 if free(m):
                     out.append(_claim("cards", to_int(m.group("n")), p, m, each=True))
                     taken.append(m.span())
-        for rx in _TOTALS:
+        for rx in _TOTALS if "total" in lowered or "all " in lowered or "consist" in lowered else ():
             for m in rx.finditer(p.text):
                 if free(m) and not re.search(r"\beach\s+player\b", sentence_of(p.text, m.start()), re.I):
                     sentence = sentence_of(p.text, m.start()).lower()
@@ -177,7 +200,12 @@ def count_claims(rb: Rulebook) -> list[Claim]:
 
 
 def component_lists(rb: Rulebook) -> list[ComponentList]:
-    """Stated totals followed by numbered bullet items (the box's component list)."""
+    """Stated totals followed by numbered items: a bullet list under "58 cards", or one
+    sentence "The box holds 26 cards: 8 Coral, 8 Kelp and 8 Shell cards". Cached per rulebook."""
+    return rb.memo("component_lists", lambda: _bullet_lists(rb) + _sentence_lists(rb))
+
+
+def _bullet_lists(rb: Rulebook) -> list[ComponentList]:
     out: list[ComponentList] = []
     lines = rb.lines
     for i, ln in enumerate(lines):
@@ -185,37 +213,66 @@ def component_lists(rb: Rulebook) -> list[ComponentList]:
         if not m:
             continue
         items: list[tuple[Line, int, str]] = []
-        for nxt in lines[i + 1:]:
+        least: int | None = None  # the items' indentation, kept as they are read
+        for k in range(i + 1, len(lines)):
+            nxt = lines[k]
             if nxt.blank:
                 if items:
                     break
                 continue
             if not nxt.bullet:
                 break
-            if (nxt.indent or 0) > min((it[0].indent or 0) for it in items) if items else False:
+            if least is not None and (nxt.indent or 0) > least:
                 continue  # a nested note under an item
             num = re.match(r"(\d+)x?\s+(.*)", nxt.body.strip())
             if num:
                 items.append((nxt, int(num.group(1)), num.group(2)))
+                least = min(least if least is not None else nxt.indent or 0, nxt.indent or 0)
         if len(items) >= 2:
             out.append(ComponentList(int(m.group("n")), ln, tuple(items)))
     return out
 
 
+def _sentence_lists(rb: Rulebook) -> list[ComponentList]:
+    out: list[ComponentList] = []
+    for p in rb.paragraphs():
+        if ":" not in p.text or "cards" not in p.text.lower():
+            continue
+        for m in _SENTENCE_LIST.finditer(p.text):
+            items: list[tuple[Line, int, str]] = []
+            offset = m.start("items")
+            for part in re.split(r"\s*,\s*|\s+and\s+", m.group("items")):
+                im = _SENTENCE_ITEM.match(part.strip())
+                if im is None:
+                    items = []
+                    break
+                at = p.text.find(part, offset)
+                offset = max(at, offset)
+                items.append((p.line_at(offset), to_int(im.group("n")), im.group("what").strip()))
+            if len(items) >= 2:
+                out.append(ComponentList(to_int(m.group("n")), p.line_at(m.start("n")), tuple(items)))
+    return out
+
+
 def _players_for(rb: Rulebook, line: Line) -> int | None:
     """The player count of the section holding ``line``, from the nearest heading naming one."""
-    for ln in reversed(rb.lines[: line.number]):
-        if ln.heading:
-            m = _PLAYER_HEADING.search(ln.body)
-            if m:
-                return int(m.group("p") or m.group("q"))
-    return None
+    def table() -> list[int | None]:
+        out, last = [], None
+        for ln in rb.lines:
+            m = _PLAYER_HEADING.search(ln.body) if ln.heading else None
+            last = int(m.group("p") or m.group("q")) if m else last
+            out.append(last)
+        return out
+
+    return rb.memo("players_for", table)[line.number - 1]
 
 
 def deal_claims(rb: Rulebook) -> list[Claim]:
     """Cards each player is dealt or holds, with the player count of the section when stated."""
     out = []
     for p in rb.paragraphs():
+        if "deal" not in p.text.lower() and "each player" not in p.text.lower():
+            continue
         for rx in _DEALS:
             for m in rx.finditer(p.text):
                 c = _claim("deal", to_int(m.group("n")), p, m)
@@ -227,6 +284,8 @@ def player_claims(rb: Rulebook) -> list[Claim]:
     """Stated player ranges ("2-4 player", "Total Players: 2-4")."""
     out = []
     for p in rb.paragraphs():
+        if "player" not in p.text.lower():
+            continue
         seen: set[int] = set()
         for rx in _PLAYERS:
             for m in rx.finditer(p.text):
@@ -238,9 +297,15 @@ def player_claims(rb: Rulebook) -> list[Claim]:
 
 
 def class_lists(rb: Rulebook) -> list[ClassList]:
-    """Lists of class (faction) names: "4 playable classes: Ember, Forest, Glacier, Spirit"."""
+    """Lists of class (faction) names: "4 playable classes: Ember, Forest, Glacier, Spirit" (cached per rulebook)."""
+    return rb.memo("class_lists", lambda: _class_lists(rb))
+
+
+def _class_lists(rb: Rulebook) -> list[ClassList]:
     out = []
     for p in rb.paragraphs():
+        if ":" not in p.text or ("class" not in p.text.lower() and "faction" not in p.text.lower()):
+            continue
         for m in _CLASS_LIST.finditer(p.text):
             names: list[tuple[str, Line, int]] = []
             offset = m.start("names")

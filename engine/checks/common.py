@@ -97,3 +97,23 @@ def quote(text: str, limit: int = 60) -> str:
     """A short quotation of rulebook text for a message."""
     text = " ".join(text.split())
     return "“" + (text if len(text) <= limit else text[: limit - 1] + "…") + "”"
+
+
+#: At most this many items are named in one finding's message (the rest are counted).
+MAX_LISTED = 12
+
+
+def capped(items: list[str], limit: int = MAX_LISTED) -> str:
+    """Items joined for a message, at most ``limit`` of them: ``"a, b, c and 9 more"``."""
+    if len(items) <= limit:
+        return ", ".join(items)
+    return ", ".join(items[:limit]) + f" and {len(items) - limit} more"
+
+
+def quote_around(text: str, start: int, end: int, limit: int = 70) -> str:
+    """A quotation of ``text`` around ``text[start:end]`` that keeps the matched words in view."""
+    if len(text.strip()) <= limit:
+        return quote(text, limit)
+    room = max(0, limit - (end - start)) // 2
+    a, b = max(0, start - room), min(len(text), end + room)
+    return "“" + ("…" if a else "") + " ".join(text[a:b].split()) + ("…" if b < len(text) else "") + "”"

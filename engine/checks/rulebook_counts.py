@@ -19,7 +19,11 @@ from engine.rulebook import Line, Rulebook
 
 def _each_scope(deck: Deck, rb: Rulebook) -> list[Referent]:
     """The classes "each class" means: those the rulebook lists (when every listed name is a
-    class of the data), else every class of the main deck."""
+    class of the data), else every class of the main deck. Worked out once per rulebook and game."""
+    return rb.memo(f"each_scope:{id(deck)}", lambda: _find_each_scope(deck, rb))
+
+
+def _find_each_scope(deck: Deck, rb: Rulebook) -> list[Referent]:
     listed: list[str] = []
     complete = True
     for cl in class_lists(rb):

@@ -1,4 +1,4 @@
-"""Rules-text checks on keywords and dice (RB004–RB008, RB015).
+"""Rules-text checks on keywords and dice (RB004–RB006, RB008, RB015; RB007 is in rulebook_variants).
 
 Keyword-like terms are capitalised words ending in "!" ("Rally!", "Epic Chance!").
 A term counts as a keyword (not an exclamation such as "Hello!") when the data defines
@@ -30,6 +30,7 @@ from engine.rulebook import Line, Rulebook, to_int
 _TERM = re.compile(r"(?<![\w!’'])(?:(?P<first>[A-Z][a-z]+)[ -])?(?P<last>[A-Z][a-z]+)!(?!!)")
 _DEFINITION = re.compile(r"^[“\"']?(?P<term>[A-Z][A-Za-z]+(?:[ -][A-Z][A-Za-z]+)?)![”\"']?\s*:")
 _DIE = re.compile(r"(?<![\w/])[dD](?P<f>\d{1,3})\b|\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
+_MAYBE_DIE = re.compile(r"[dD]\d|sided", re.I)  # a cheap first test before _DIE
 _DIE_SIZE = re.compile(r"\b(?P<mm>\d+(?:\.\d+)?)\s*mm\s+(?:[\w/-]+\s+){0,4}?[dD](?P<f>\d{1,3})\b")
 
 
@@ -52,9 +53,8 @@ def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
     out: list[TermUse] = []
     for ln in rb.lines:
         body = ln.body
-        letters = [c for c in body if c.isalpha()]
-        if letters and all(c.isupper() for c in letters):
-            continue  # an all-capitals heading: case says nothing there
+        if "!" not in body or body.isupper():
+            continue  # no term, or an all-capitals heading: case says nothing there
         for m in _TERM.finditer(body):
             two = f"{m.group('first')} {m.group('last')}" if m.group("first") else None
             term, start = (two, m.start()) if two and _key(two) in known else (m.group("last"), m.start("last"))
@@ -127,61 +127,6 @@ def rulebook_undefined_keyword(deck: Deck, ctx) -> Iterator[Problem]:
         )
 
 
-@rule("RB007", "keyword-spelling-variant", Severity.warning)
-def keyword_spelling_variant(deck: Deck, ctx) -> Iterator[Problem]:
-    """A keyword is also written another way in the rulebook: without its "!", or in another case.
-
-    Keywords are read and searched as printed ("Rally!"); “Rally” in quotes, a list such as
-    "Chance, Destroy, Enchant", or "rally!" reads as a different word. Reported once per
-    keyword with every line.
-
-    Fails: "Rally!: Add another card." and later "You can chain “Rally” cards".
-    Passes: "You can chain “Rally!” cards".
-    """
-    rb = rulebook_of(ctx)
-    if rb is None:
-        return
-    data, defined, _ = _vocabulary(deck, rb)
-    names = {**{k: v for k, v in data.items()}, **{k: v[0] for k, v in defined.items() if k not in data}}
-    variants: dict[str, list[tuple[Line, int, str]]] = defaultdict(list)
-    bare = {k: v.rstrip("!") for k, v in names.items()}
-    for ln in rb.lines:
-        body = ln.body
-        letters = [c for c in body if c.isalpha()]
-        if ln.heading and letters and all(c.isupper() for c in letters):
-            continue
-        for key, word in bare.items():
-            pattern = re.escape(word).replace(r"\ ", r"[ -]")
-            for m in re.finditer(rf"[“\"‘](?P<w>{pattern})[,.]?[”\"’]", body):
-                variants[key].append((ln, ln.start + m.start("w") + 1, f"“{m.group('w')}”"))
-            for m in re.finditer(rf"(?<![\w-])(?P<w>{pattern})!", body, re.I):
-                if m.group("w") != word:
-                    variants[key].append((ln, ln.start + m.start("w") + 1, m.group("w") + "!"))
-        listed = re.finditer(r"(?:\b[A-Z][a-z]+\b(?!!)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){2,}\b[A-Z][a-z]+\b(?!!)", body)
-        for m in listed:
-            items = re.findall(r"\b[A-Z][a-z]+\b", m.group(0))
-            hits = [w for w in items if _key(w) in bare]
-            if len(hits) >= 3 and len(hits) == len(items):
-                for w in hits:
-                    col = ln.start + m.start() + m.group(0).find(w) + 1
-                    variants[_key(w)].append((ln, col, w))
-    for key, found in variants.items():
-        first = found[0]
-        grouped: dict[str, list[int]] = {}
-        for ln, _, shown in found:
-            grouped.setdefault(shown, [])
-            if ln.number not in grouped[shown]:
-                grouped[shown].append(ln.number)
-        where = ", ".join(f"{shown} (line{'s' if len(n) > 1 else ''} {', '.join(map(str, n))})" for shown, n in grouped.items())
-        data_loc = next((k.where() for k in deck.game.keywords if _key(k.name) == key), deck.game.where("keywords"))
-        yield Problem(
-            f"{names[key]} is also written {where}",
-            at(rb, first[0], first[1]),
-            f"write {names[key]} the same way everywhere, with its '!'",
-            tuple(at(rb, ln, col) for ln, col, _ in found[1:]) + (data_loc,),
-        )
-
-
 @rule("RB008", "rulebook-keyword-not-in-data", Severity.warning)
 def rulebook_keyword_not_in_data(deck: Deck, ctx) -> Iterator[Problem]:
     """The rulebook defines a keyword ("Burn!: …") that the game's data does not have, or spells differently.
@@ -219,9 +164,15 @@ class DieMention:
 
 
 def die_mentions(rb: Rulebook) -> list[DieMention]:
-    """Every die named in the rulebook, in reading order."""
+    """Every die named in the rulebook, in reading order (read once per rulebook)."""
+    return rb.memo("die_mentions", lambda: _die_mentions(rb))
+
+
+def _die_mentions(rb: Rulebook) -> list[DieMention]:
     out: list[DieMention] = []
     for ln in rb.lines:
+        if not _MAYBE_DIE.search(ln.body):
+            continue
         for m in _DIE.finditer(ln.body):
             faces = int(m.group("f")) if m.group("f") else to_int(m.group("g"))
             if faces is None or faces < 2:

@@ -18,15 +18,17 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from engine.checks.common import Referent, at, quote, referents_in, rulebook_of
+from engine.checks.common import Referent, at, capped, quote, referents_in, rulebook_of
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
-from engine.rulebook import Line, Paragraph, Rulebook, TocEntry, normalise_title
+from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, TocEntry, normalise_title, to_int
 
 _RANGES = (
     re.compile(r"\branging\s+from\s+(?:numbers\s+)?(?P<a>\d+)\s*(?:to|through|[-–])\s*(?P<b>\d+)", re.I),
     re.compile(r"\bpower\s+levels?\s+(?:of\s+|between\s+|from\s+)?(?P<a>\d+)\s*(?:[-–]|to|through)\s*(?P<b>\d+)", re.I),
+    # prose: "power goes from 1 to 9", "Power values run from one to eight", "a power between 1 and 9"
+    re.compile(rf"\bpower\b(?:\s+(?:values?|levels?|numbers?|of\s+a\s+card))?\s+(?:(?:goes|go|runs?|ranges?|is|are|lies|lie)\s+)?(?:from|between)\s+(?P<a>{NUMBER})\s+(?:to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
 )
 _NUMBERED = re.compile(r"\bnumbered\s+(?P<a>\d+)\s*(?:[-–]|to)\s*(?P<b>\d+)", re.I)
 _LETTERS = re.compile(r"\bletters\s+(?:either\s+)?(?P<set>[A-Z](?:\s*,\s*(?:(?:or|and)\s+)?[A-Z](?!\w)|\s+(?:or|and)\s+[A-Z](?!\w))+)")
@@ -35,6 +37,8 @@ _EQUALS = re.compile(r"(?<![\w’'])(?P<l>[a-z]{1,3})\s*=\s*(?P<n>\d{1,3})\b")
 _QUOTED_EQUALS = re.compile(r"[“\"‘'](?P<l>[a-z])[”\"’']?\s+equals\s+[“\"‘']?(?P<n>\d{1,3})")
 _REPRESENTED = re.compile(r"\bnumbers?\s+(?P<ns>\d+(?:\s*,\s*\d+)*,?\s*(?:and\s+)?\d+)\s+are\s+represented\s+by\s+(?:the\s+)?letters\s+(?P<ls>[a-z](?:\s*,\s*[a-z])*,?\s*(?:and\s+)?[a-z])\b", re.I)
 _DIE_HEADING = re.compile(r"(?<![\w/])[dD](?P<f>\d{1,3})\b|\b(?:die|dice)\b", re.I)
+#: A stated count standing as its own line ("58 cards" under "Components"): a label, not a section.
+_COUNT_LABEL = re.compile(r"^\(?\d+\s+(?:[\w-]+\s+){0,2}?cards?\)?:?$", re.I)
 _UEB_DIGITS = dict(zip("abcdefghij", "1234567890"))
 
 
@@ -63,19 +67,25 @@ def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         return
     scheme = deck.game.power
     for p in rb.paragraphs():
+        if "rang" not in p.text and "power" not in p.text.lower():
+            continue  # every phrasing names power or a range
+        seen: set[int] = set()
         for rx in _RANGES:
             for m in rx.finditer(p.text):
+                if m.start("a") in seen:
+                    continue  # two phrasings reading the same range
+                seen.add(m.start("a"))
                 if rx is _RANGES[0] and "power" not in p.text.lower():
                     continue
-                a, b = int(m.group("a")), int(m.group("b"))
+                a, b = to_int(m.group("a")), to_int(m.group("b"))
                 loc = at(rb, p.line_at(m.start()), p.column_at(m.start()))
                 have = (scheme.numbers or {}).get("min"), (scheme.numbers or {}).get("max")
                 if have != (a, b):
                     shown = f"{have[0]}-{have[1]}" if scheme.numbers else "no numbers"
                     yield Problem(f"the rulebook states power {a}-{b} ({quote(m.group(0))}) but the game's power scheme allows {shown}", loc, "correct power.numbers in game.yaml or the rulebook", (scheme.where("numbers"),))
     for ln in rb.lines:
-        m = _NUMBERED.search(ln.body)
-        if not m or not ln.bullet:
+        m = _NUMBERED.search(ln.body) if ln.bullet and "numbered" in ln.body else None
+        if not m:
             continue
         refs = referents_in(deck, ln.body[: m.start()])
         if not refs:
@@ -172,14 +182,17 @@ def table_of_contents_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         return
     end = entries[-1].line.number
     unused = list(range(len(entries)))
+    by_title: dict[str, list[int]] = {}
+    for i, e in enumerate(entries):
+        by_title.setdefault(normalise_title(e.title), []).append(i)
     current: int | None = None
     missing: dict[int, list[Line]] = {}
+    top: list[Line] = []
     for h in (h for h in rb.headings() if h.number > end):
-        key = normalise_title(h.body)
-        hit = next((i for i in unused if normalise_title(entries[i].title) == key), None)
-        if hit is not None:
-            unused.remove(hit)
-            current = hit
+        hits = by_title.get(normalise_title(h.body))
+        if hits:
+            current = hits.pop(0)
+            unused.remove(current)
             continue
         if current is None:
             continue
@@ -189,18 +202,42 @@ def table_of_contents_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         elif entries[current].level > 0:
             parent = _toc_parent(entries, current)
             missing.setdefault(entries.index(parent) if parent else current, []).append(h)
+        elif not _COUNT_LABEL.match(h.body.strip()) and not h.body.rstrip().endswith(":"):
+            top.append(h)  # a top-level section the contents leave out (flat or nested lists)
     for parent, heads in missing.items():
         e = entries[parent]
-        listed = sum(1 for i in range(parent + 1, len(entries)) if entries[i].level > e.level and all(entries[k].level > e.level for k in range(parent + 1, i + 1)))
-        names = ", ".join(f"{h.body.strip()} (line {h.number})" for h in heads)
+        listed = _children(entries, parent)
         yield Problem(
-            f"the table of contents lists {listed} entries under '{e.title}' but the text has {listed + len(heads)} sections there; not listed: {names}",
+            f"the table of contents lists {listed} entries under '{e.title}' but the text has {listed + len(heads)} sections there; not listed: {_sections(heads)}",
             at(rb, e.line),
             "add the missing entries to the table of contents",
             tuple(at(rb, h) for h in heads),
         )
+    if top:
+        listed = sum(1 for e in entries if e.level == 0)
+        yield Problem(
+            f"the table of contents lists {listed} top-level sections but the text has {listed + len(top)}; not listed: {_sections(top)}",
+            at(rb, entries[0].line),
+            "add the missing entries to the table of contents",
+            tuple(at(rb, h) for h in top),
+        )
     for i in unused:
         yield Problem(f"the table of contents lists '{entries[i].title}' but no section has that heading", at(rb, entries[i].line), "add the section or correct the entry", ())
+
+
+def _children(entries: list[TocEntry], parent: int) -> int:
+    """How many entries follow ``parent`` nested below it."""
+    n = 0
+    for e in entries[parent + 1:]:
+        if e.level <= entries[parent].level:
+            break
+        n += 1
+    return n
+
+
+def _sections(heads: list[Line]) -> str:
+    """Headings for a message, "Title (line N)", the list capped (the rest counted)."""
+    return capped([f"{h.body.strip()} (line {h.number})" for h in heads])
 
 
 def _mappings(p: Paragraph) -> list[tuple[str, int, int]]:
@@ -222,6 +259,8 @@ def _ueb_reading(letters: str) -> str | None:
 def _private(rb: Rulebook, deck: Deck) -> Iterator[tuple[Paragraph, list[tuple[str, int, int]], list[tuple[str, int, int]], object]]:
     """Per paragraph: (paragraph, all mappings, non-UEB mappings, die of the section or None)."""
     for p in rb.paragraphs():
+        if "=" not in p.text and "equals" not in p.text and "represented" not in p.text:
+            continue  # no letter → number statement can be here
         maps = _mappings(p)
         if not maps:
             continue

@@ -23,6 +23,7 @@ def check(
     strict: Annotated[bool, typer.Option(help="Warnings fail too (exit 1).")] = False,
     format: Annotated[Format, typer.Option("--format", help="text for people, json for machines.")] = Format.text,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List info findings one by one (default: counted by code).")] = False,
+    stats: Annotated[bool, typer.Option("--stats", help="Also print each class's cards and expected power (text format).")] = False,
 ) -> None:
     """Check a game before it is built: schema, composition, keywords, power, braille layout, print fit and contrast, and optionally its rulebook.
 
@@ -39,7 +40,24 @@ def check(
         print_findings(findings, format)
     else:
         print_summary(findings, verbose)
+        if stats:
+            print_class_stats(deck)
     raise typer.Exit(exit_code(findings, strict))
+
+
+def print_class_stats(deck) -> None:
+    """The per-class table of :func:`engine.checks.balance.class_stats`: printed cards, unique
+    cards, expected power (a rolled "?" at its die's mean), what is not counted."""
+    from engine.checks.balance import class_stats, figure
+
+    rows = class_stats(deck)
+    out.print(f"{'class':<16} {'cards':>5} {'unique':>6} {'expected power':>14} {'rolled ?':>8}  not counted", markup=False)
+    for st in rows:
+        skipped = ", ".join(f"{v} x{n}" for v, n in st.uncounted.items()) or "-"
+        out.print(f"{st.name:<16} {st.cards:>5} {st.unique:>6} {figure(st.power):>14} {st.rolled:>8}  {skipped}", markup=False)
+    keywords = sorted({k for st in rows for k in st.keywords})
+    if keywords:
+        out.print(f"keyword effects not counted: {', '.join(keywords)}", markup=False)
 
 
 class SchemaFile(str, Enum):

@@ -1,0 +1,131 @@
+"""RB017: a probability the rulebook states that the game's dice contradict.
+
+A sentence is read as a probability claim when it names a die ("D6", "two D4", "2D6"), a
+chance ("50%", "58.3 %", "half the time", "one in six", "1/6", "a third of the time") and an
+event on that die:
+
+- faces: "a roll of 5 or 6", "rolling a 4", "your number" (one face);
+- thresholds: "4 or higher" (more, better, above), "2 or lower" (less, below);
+- sums: two or more dice named together ("two D6", "2D6") are summed;
+- tries: "two chances", "3 tries", "two rolls" (any one succeeding).
+
+The true value comes from :mod:`engine.checks.dice_odds` (exact fractions). A stated
+percentage passes when it is the true value rounded to the digits written (58 % for
+58.33 %); words ("half") must be within half a percentage point.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Iterator
+
+from engine.checks.claims import sentence_spans
+from engine.checks.common import at, quote, rulebook_of
+from engine.checks.dice_odds import Event, chance
+from engine.findings import Severity
+from engine.model import Deck
+from engine.registry import Problem, rule
+from engine.rulebook import NUMBER, Rulebook, to_int
+
+_DICE = re.compile(rf"(?:\b(?P<n>{NUMBER})\s+|\b(?P<k>\d)(?=[dD]))?(?<![\w/])[dD](?P<f>\d{{1,3}})s?\b", re.I)
+_MAYBE_DIE = re.compile(r"[dD]\d")
+_PERCENT = re.compile(r"(?P<p>\d{1,3}(?:\.(?P<dec>\d+))?)\s*(?:%|per\s*cent\b)", re.I)
+_WORDS = {"half": Fraction(1, 2), "a third": Fraction(1, 3), "a quarter": Fraction(1, 4), "one third": Fraction(1, 3), "one quarter": Fraction(1, 4), "two thirds": Fraction(2, 3)}
+_WORD_CHANCE = re.compile(r"\b(?P<w>half|a\s+third|a\s+quarter|one\s+third|one\s+quarter|two\s+thirds)\s+(?:of\s+)?the\s+time\b", re.I)
+_IN = re.compile(rf"\b(?P<a>{NUMBER})\s+(?:time\s+|chance\s+)?in\s+(?P<b>{NUMBER})\b", re.I)
+_SLASH = re.compile(r"(?:probability|chance|odds)\s+(?:of\s+|is\s+)?(?P<a>\d+)\s*/\s*(?P<b>\d+)\b", re.I)
+_N = r"(?<![dD\w])(\d{1,2})(?![\w%])"
+_PAIR = re.compile(rf"{_N}\s+or\s+(?:an?\s+)?{_N}(?!\s+or\s+(?:higher|more|better|above|over|lower|less|below|under))")
+_AT_LEAST = re.compile(rf"{_N}\s+or\s+(?:higher|more|better|above|over)\b", re.I)
+_AT_MOST = re.compile(rf"{_N}\s+or\s+(?:lower|less|below|under|fewer)\b", re.I)
+_SINGLE = re.compile(rf"\b(?:roll(?:ing|s)?|getting|get|shows?|showing)\s+(?:of\s+)?an?\s+{_N}", re.I)
+_YOUR = re.compile(r"\b(?:your|a\s+chosen|one\s+chosen|a\s+given|your\s+chosen)\s+number\b", re.I)
+_TRIES = re.compile(rf"\b(?P<n>{NUMBER})\s+(?:chances|tries|attempts|rolls|goes)\b", re.I)
+
+
+def _stated(sentence: str) -> tuple[Fraction, Fraction, str] | None:
+    """The stated chance, the tolerance it is read with, and its words; None when there is none."""
+    m = _PERCENT.search(sentence)
+    if m:
+        digits = len(m.group("dec") or "")
+        return Fraction(m.group("p")) / 100, Fraction(1, 2 * 100 * 10**digits), m.group(0)
+    m = _WORD_CHANCE.search(sentence)
+    if m:
+        return _WORDS[" ".join(m.group("w").lower().split())], Fraction(1, 200), m.group(0)
+    for rx in (_SLASH, _IN):
+        m = rx.search(sentence)
+        if m and to_int(m.group("a")) and to_int(m.group("b")):
+            return Fraction(to_int(m.group("a")), to_int(m.group("b"))), Fraction(1, 200), m.group(0)
+    return None
+
+
+def _event(sentence: str, faces: int, count: int) -> Event | None:
+    """The event the sentence describes on ``count`` dice of ``faces`` faces, or None."""
+    tries_m = _TRIES.search(sentence)
+    tries = to_int(tries_m.group("n")) if tries_m else 1
+    base = {"faces": faces, "count": count, "tries": tries or 1}
+    if m := _AT_LEAST.search(sentence):
+        return Event(at_least=int(m.group(1)), **base)
+    if m := _AT_MOST.search(sentence):
+        return Event(at_most=int(m.group(1)), **base)
+    if m := _PAIR.search(sentence):
+        return Event(values=frozenset({int(m.group(1)), int(m.group(2))}), **base)
+    if m := _SINGLE.search(sentence):
+        return Event(values=frozenset({int(m.group(1))}), **base)
+    if _YOUR.search(sentence) and count == 1:
+        return Event(values=frozenset({1}), chosen=True, **base)  # one face: which one does not matter
+    return None
+
+
+def odds_claims(rb: Rulebook) -> Iterator[tuple[object, int, str, Event, Fraction, Fraction, str]]:
+    """Probability claims: (line, column, sentence, event, stated chance, tolerance, stated words)."""
+    for p in rb.paragraphs():
+        if not _MAYBE_DIE.search(p.text):
+            continue
+        for start, end in sentence_spans(p.text):
+            sentence = p.text[start:end]
+            die = _DICE.search(sentence)
+            stated = _stated(sentence) if die else None
+            if stated is None:
+                continue
+            count = to_int(die.group("n") or die.group("k") or "1") or 1
+            event = _event(sentence[: die.start()] + " " * (die.end() - die.start()) + sentence[die.end():], int(die.group("f")), count)
+            if event is None:
+                continue
+            at_ = start + len(sentence) - len(sentence.lstrip())
+            yield p.line_at(at_), p.column_at(at_), sentence.strip(), event, *stated
+
+
+def _percent(x: Fraction) -> str:
+    return f"{float(x) * 100:.2f}".rstrip("0").rstrip(".") + " %"
+
+
+@rule("RB017", "rulebook-probability-wrong", Severity.warning)
+def rulebook_probability_wrong(deck: Deck, ctx) -> Iterator[Problem]:
+    """A probability the rulebook states is not what the dice give (worked out exactly).
+
+    Players plan by the odds the rules promise; a wrong figure misleads every reader and
+    every translation of the rules.
+
+    Fails: "Two chances to roll your number on a D4 gives a 50% chance" (1 − (3/4)² =
+    43.75 %); "A roll of 5 or 6 on the D6 wins half the time" (2/6 = 33.33 %).
+    Passes: "A roll of 4 or higher on the D6 wins half the time"; "Rolling 7 or more with
+    two D6 has a 58% chance" (21/36 = 58.33 %, rounded as written).
+    """
+    rb = rulebook_of(ctx)
+    if rb is None:
+        return
+    dice = {d.faces: d for d in deck.game.dice}
+    for line, column, sentence, event, stated, tolerance, words in odds_claims(rb):
+        true = chance(event)
+        if abs(true - stated) <= tolerance:
+            continue
+        die = dice.get(event.faces)
+        yield Problem(
+            f"the rulebook states {words.strip()} ({quote(sentence, 90)}) but {event.describe()} has a chance of "
+            f"{true.numerator}/{true.denominator} = {_percent(true)}",
+            at(rb, line, column),
+            f"correct the figure to {_percent(true)} (or the event it describes)",
+            (die.where() if die is not None else deck.game.where("dice"),),
+        )

@@ -1,0 +1,78 @@
+"""The exact dice calculator against brute-force enumeration, message caps, and a large rulebook."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from conftest import GAMES
+from engine.checks import MAX_MESSAGE, MAX_RELATED, capped_problem, run_checks
+from engine.checks.balance import class_stats, figure
+from engine.checks.dice_odds import Event, chance
+from engine.load import load_game
+from engine.registry import CheckContext, Selection
+from engine.rulebook import Rulebook
+
+
+def _enumerate(event: Event) -> Fraction:
+    """Independent reference: list every outcome of count dice (tries times) and count the wins."""
+    outcomes = list(itertools.product(range(1, event.faces + 1), repeat=event.count * event.tries))
+    won = 0
+    for rolls in outcomes:
+        groups = [rolls[i * event.count : (i + 1) * event.count] for i in range(event.tries)]
+        won += any(event.wins(sum(g)) for g in groups)
+    return Fraction(won, len(outcomes))
+
+
+@pytest.mark.parametrize(
+    "event, expected",
+    [
+        (Event(faces=4, values=frozenset({1}), tries=2, chosen=True), Fraction(7, 16)),  # 1 - (3/4)^2 = 43.75 %
+        (Event(faces=6, values=frozenset({5, 6})), Fraction(1, 3)),
+        (Event(faces=6, at_least=4), Fraction(1, 2)),
+        (Event(faces=6, count=2, at_least=7), Fraction(21, 36)),
+        (Event(faces=4, count=2, at_least=5), Fraction(10, 16)),
+        (Event(faces=12, at_most=3, tries=3), 1 - Fraction(9, 12) ** 3),
+    ],
+)
+def test_dice_calculator_matches_enumeration(event, expected):
+    assert chance(event) == expected == _enumerate(event)
+
+
+def test_finding_messages_and_related_lists_are_capped_with_the_rest_counted():
+    message, related = capped_problem("x" * 5000, tuple(range(120)))
+    assert len(message) <= MAX_MESSAGE and message.endswith("more characters)") and "(and 70 more places)" not in message[:MAX_MESSAGE - 40]
+    assert len(related) == MAX_RELATED
+    short, rel = capped_problem("three sections", (1, 2))
+    assert (short, rel) == ("three sections", (1, 2))
+
+
+def test_a_contents_list_missing_thousands_of_sections_gives_one_short_finding():
+    text = "Table of Contents\n- Intro\n\nIntro\n\n" + "".join(f"Section {i}\n\nText {i} here.\n\n" for i in range(3000))
+    deck = load_game(GAMES / "tidepool")
+    [f] = run_checks(deck, CheckContext(rulebook=Rulebook.from_text(text, "big.txt")), Selection(select=("RB011",)))
+    assert "not listed: Section 0 (line 6)" in f.message and "and 2988 more" in f.message
+    assert len(f.message) < 400 and len(f.related) == MAX_RELATED
+
+
+def test_class_stats_of_tidepool():
+    # Worked by hand from cards.yaml: Coral (2+5+8+3.5)x2, Kelp (3+6+7+2.5)x2, Shell (1+4+8+3.5)x2;
+    # a D6-rolled "?" (Surge!) counts 3.5, a D4-rolled one (Tide!) 2.5.
+    rows = [(s.name, s.cards, s.unique, figure(s.power), s.rolled) for s in class_stats(load_game(GAMES / "tidepool"))]
+    assert rows == [("Coral", 8, 4, "37", 2), ("Kelp", 8, 4, "37", 2), ("Shell", 8, 4, "33", 2)]
+
+
+def test_check_stats_prints_the_per_class_table():
+    from typer.testing import CliRunner
+
+    from pipeline.cli.app import app
+
+    result = CliRunner().invoke(app, ["check", str(GAMES / "tidepool"), "--stats"])
+    lines = result.output.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("class "))
+    assert [ln.split()[:5] for ln in lines[start + 1 : start + 4]] == [
+        ["Coral", "8", "4", "37", "2"], ["Kelp", "8", "4", "37", "2"], ["Shell", "8", "4", "33", "2"]
+    ]
+    assert lines[start + 4] == "keyword effects not counted: Anchor!, Surge!, Tide!"
