@@ -314,6 +314,9 @@ class Game(Located):
     game's classes, dice and keywords with the expansion's (same id replaces).
     ``date`` is the edition date of the data (YYYY-MM-DD); it becomes the PEF's
     ``dc:date``, so embosser files are the same bytes on every machine.
+    ``rulebook`` names the game's rulebook text file (plain text or Markdown), relative to
+    the game folder; the emboss stage then writes the rulebook in braille without
+    ``--rulebook`` (a missing file is an info finding and the volume is skipped).
     """
 
     id: str
@@ -330,6 +333,7 @@ class Game(Located):
     composition: Composition = Field(default_factory=Composition)
     quickstart: str | None = None
     date: datetime.date | None = None
+    rulebook: str | None = None
     extends: Extends | None = None
 
     @field_validator("id")

@@ -47,6 +47,9 @@ def test_every_expected_file(built):
         "dice/die-d12.pdf",
         "emboss/mini-card-3x5-card.brf", "emboss/mini-card-3x5-card.brf.json", "emboss/mini-card-3x5-card.pef",
         "emboss/mini-index-everest-d-sheet.brf", "emboss/mini-index-everest-d-sheet.brf.json", "emboss/mini-index-everest-d-sheet.pef",
+        "emboss/mini-index-everest-d-card-reference.brf", "emboss/mini-index-everest-d-card-reference.pef",
+        "emboss/mini-index-everest-d-braille-key.brf", "emboss/mini-index-everest-d-braille-key.pef",
+        "emboss/mini-index-everest-d-volumes.json",
         "archive/index.html", "archive/archive.css",
         "proofs/contact-sheet.html", "proofs/backs/ember.png", "proofs/backs/forest.png",
     }
