@@ -51,6 +51,9 @@ def test_every_expected_file(built):
         "emboss/mini-index-everest-d-braille-key.brf", "emboss/mini-index-everest-d-braille-key.pef",
         "emboss/mini-index-everest-d-volumes.json",
         "archive/index.html", "archive/archive.css",
+        "archive/braille/mini-index-everest-d-card-reference.brf", "archive/braille/mini-index-everest-d-card-reference.pef",
+        "archive/braille/mini-index-everest-d-braille-key.brf", "archive/braille/mini-index-everest-d-braille-key.pef",
+        "archive/braille/mini-index-everest-d-volumes.json",
         "proofs/contact-sheet.html", "proofs/backs/ember.png", "proofs/backs/forest.png",
     }
     expected |= {f"sheets/mini-letter-{side}.pdf" for side in ("fronts", "backs", "braille", "duplex-calibration")}
