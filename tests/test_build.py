@@ -63,6 +63,14 @@ def test_every_expected_file(built):
     assert set(_tree(built)) == expected
 
 
+def test_manifest_lists_the_volumes_with_their_page_counts(built):
+    manifest = json.loads((built / "manifest.json").read_text())
+    sidecar = json.loads((built / "emboss" / "mini-index-everest-d-volumes.json").read_text())
+    assert [(v["volume"], v["pages"]) for v in manifest["volumes"]] == [(v["volume"], v["pages"]) for v in sidecar["volumes"]]
+    assert [v["volume"] for v in manifest["volumes"]] == ["card-reference", "braille-key"]
+    assert all(v["profile"] == "index-everest-d" and v["pages"] >= 2 for v in manifest["volumes"])
+
+
 def test_manifest_hashes_match(built):
     manifest = json.loads((built / "manifest.json").read_text())
     assert manifest["unique_cards"] == 4 and manifest["printed_cards"] == 8 and manifest["provisional_cards"] == 1

@@ -165,6 +165,16 @@ def is_current(folder: Path, key: str) -> dict | None:
     return manifest
 
 
+def volume_entries(folder: Path) -> list[dict]:
+    """The companion volumes the emboss stage wrote (its ``emboss/*-volumes.json`` sidecars): one
+    ``{"profile", "volume", "pages", "files"}`` per volume, in file-name order."""
+    out = []
+    for sidecar in sorted((folder / "emboss").glob("*-volumes.json")):
+        data = json.loads(sidecar.read_text(encoding="utf-8"))
+        out += [{"profile": data["profile"], "volume": v["volume"], "pages": v["pages"], "files": v["files"]} for v in data["volumes"]]
+    return out
+
+
 def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
     """Write ``manifest.json`` into the job's staging folder and return it.
 
@@ -186,6 +196,7 @@ def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
         "versions": versions(),
         "findings_summary": counts(findings),
         "findings": [f.to_dict() for f in findings],
+        "volumes": volume_entries(job.staging),
         "files": file_entries(job.staging),
     }
     with staging_writes():  # the manifest belongs to the staging folder like every stage's file
