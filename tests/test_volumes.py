@@ -179,3 +179,13 @@ def test_build_with_a_rulebook_that_is_missing_or_not_text_exits_2_naming_it(tmp
         path.write_bytes(content)
     result = CliRunner().invoke(app, ["build", str(CARDDATA / "enchant"), "--out", str(tmp_path / "out"), "--rulebook", str(path)])
     assert result.exit_code == 2 and str(path) in result.output.replace("\n", "")
+
+
+def test_a_changed_rulebook_text_changes_the_build_key(tmp_path):
+    from pipeline.build.manifest import build_key
+
+    rb = tmp_path / "rules.txt"
+    rb.write_text("SETUP\n\nDeal five cards.\n", encoding="utf-8")
+    first = build_key(CARDDATA / "enchant", {"rulebook": str(rb)})
+    rb.write_text("SETUP\n\nDeal six cards.\n", encoding="utf-8")
+    assert build_key(CARDDATA / "enchant", {"rulebook": str(rb)}) != first

@@ -127,6 +127,9 @@ def build_key(game_dir: Path, settings: dict) -> str:
         digest.update(name.encode())
         digest.update(path.read_bytes())
     digest.update(json.dumps(settings, sort_keys=True).encode())
+    rulebook = Path(str(settings.get("rulebook") or ""))
+    if settings.get("rulebook") and rulebook.is_file():  # --rulebook's text becomes the rulebook volume
+        digest.update(rulebook.read_bytes())
     digest.update(json.dumps(versions(), sort_keys=True).encode())
     return digest.hexdigest()
 
