@@ -287,6 +287,9 @@ class Game(Located):
     ``dc:date``, so embosser files are the same bytes on every machine (and the print
     PDFs' CreationDate). ``backs`` is the back model (:mod:`engine.backs`); ``publisher``
     becomes the print PDFs' Author.
+    ``rulebook`` names the game's rulebook text file (plain text or Markdown), relative to
+    the game folder; the emboss stage then writes the rulebook in braille without
+    ``--rulebook`` (a missing file is an info finding and the volume is skipped).
     """
 
     id: str
@@ -305,6 +308,7 @@ class Game(Located):
     publisher: Text | None = None
     quickstart: str | None = None
     date: datetime.date | None = None
+    rulebook: str | None = None
     extends: Extends | None = None
 
     @field_validator("id")

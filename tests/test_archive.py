@@ -3,6 +3,8 @@ page structure (one h1, description first, unique titles), dice braille key."""
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import lxml.html
@@ -238,11 +240,38 @@ def test_shortened_braille_rules_are_labelled(game_copy, tmp_path):
     write_archive(deck, blocks, None, tmp_path)
     doc = lxml.html.fromstring((tmp_path / "cards" / "fireball.html").read_bytes())
     parts = {dt.text_content(): dt.getnext().text_content() for dt in doc.xpath("//section[@aria-labelledby='braille-heading']//dl//dt")}
-    assert parts["Rules text (shortened for braille)"] == "Swap a card."
+    assert parts["Rules text (not the full print text)"] == "Swap a card."
     assert doc.xpath("//section[@aria-labelledby='rules-heading']/p/text()") == ["Swap this card with any card in the battle, then roll."]
     fields = [tr[2].text_content() for tr in doc.xpath("//table[@class='braille-lines']/tbody/tr")]
     # "Swap a card." is ⠠⠎⠺⠁⠏⠀⠁⠀⠉⠜⠙⠲ (13 cells): two lines of a 10-cell box
     assert fields == ["Class indicator", "Name", "Keywords", "Keywords", "Rules text", "Rules text", "Power"]
+
+
+def test_card_page_links_its_card_reference_entry_and_the_index_offers_the_volumes(tmp_path):
+    from conftest import CARDDATA
+    from pipeline.emboss.brf import check_brf
+    from pipeline.emboss.validate import validate_pef
+
+    deck = load_game(CARDDATA / "claim-reinforcements-magic")
+    blocks, _ = layout_deck(deck)
+    write_archive(deck, blocks, None, tmp_path)
+    doc = lxml.html.fromstring((tmp_path / "cards" / "eternal-lantern.html").read_bytes())
+    section = doc.xpath("//section[@aria-labelledby='reference-heading']")[0]
+    sidecar = json.loads((tmp_path / "braille" / "claim-reinforcements-magic-index-everest-d-volumes.json").read_text())
+    entry = sidecar["volumes"][0]["entries"]["eternal-lantern"]
+    assert f"entry {entry['entry']} of the braille card reference, on braille page {entry['page']}" in section.text_content()
+    hrefs = section.xpath(".//a/@href")
+    assert hrefs == ["../braille/claim-reinforcements-magic-index-everest-d-card-reference.brf",
+                     "../braille/claim-reinforcements-magic-index-everest-d-card-reference.pef"]
+    assert check_brf((tmp_path / "cards" / hrefs[0]).resolve().read_bytes(), 43, 25) == []
+    assert validate_pef((tmp_path / "cards" / hrefs[1]).resolve()) == []
+    # Its braille carries the reference in place of rules too long for the card.
+    parts = {dt.text_content(): dt.getnext().text_content() for dt in doc.xpath("//section[@aria-labelledby='braille-heading']//dl//dt")}
+    assert parts["Rules text (not the full print text)"] == f"See card reference {entry['entry']}."
+    index = lxml.html.fromstring((tmp_path / "index.html").read_bytes())
+    items = [" ".join(li.text_content().split()) for li in index.xpath("//section[@aria-labelledby='volumes']//li")]
+    assert items == [f"{v['title']} ({v['pages']} braille pages): BRF file, PEF file" for v in sidecar["volumes"]]
+    assert [v["volume"] for v in sidecar["volumes"]] == ["card-reference", "braille-key"] and sidecar["volumes"][0]["pages"] > 10
 
 
 def test_index_has_the_power_braille_key_with_the_game_s_own_choices():

@@ -133,7 +133,9 @@ def test_name_grade_applies_to_names_only(mini):
 
 def test_overflow_is_reported_with_cells_and_lines_never_truncated(mini):
     # "xyz" is 3 cells; two fit a 10-cell line (7 cells), so 30 of them take 15 lines.
-    deck = with_card(mini, "ember-ranger", rules=" ".join(["xyz"] * 30))
+    # braille_rules equal to the print keeps the full text in braille (no card reference).
+    text = " ".join(["xyz"] * 30)
+    deck = with_card(mini, "ember-ranger", rules=text, braille_rules=text)
     blocks, findings = layout_deck(deck, layout=fixed_layout())
     b = blocks["ember-ranger"]
     assert len(b.lines) == 1 + 2 + 15 + 1 and not b.fits
@@ -144,6 +146,36 @@ def test_overflow_is_reported_with_cells_and_lines_never_truncated(mini):
     assert f.message == ("braille of card ember-ranger needs 19 lines (121 cells) but the box holds "
                          "9 lines of 10 cells (90 cells); it overflows in the rules")
     assert len(b.dots()) == sum(bin(ord(c) - 0x2800).count("1") for line in b.lines[:9] for c in line)
+
+
+def test_full_print_rules_are_the_default_braille(mini):
+    # No braille_rules: the print rules are the braille, in full (liblouis grade 2 of the print).
+    deck = with_card(mini, "ember-ranger", rules="Draw a card.")
+    blocks, findings = layout_deck(deck, layout=fixed_layout())
+    b = blocks["ember-ranger"]
+    assert b.lines == ("⠰⠠⠑", "⠠⠑⠍⠃⠻", "⠠⠗⠁⠝⠛⠻", "⠠⠙⠗⠁⠺⠀⠁", "⠉⠜⠙⠲", "⠼⠑")
+    assert b.full_text and b.entry == 2 and findings == []
+
+
+def test_rules_too_long_for_the_box_become_a_card_reference(mini):
+    text = " ".join(["xyz"] * 30)
+    blocks, findings = layout_deck(with_card(mini, "ember-ranger", rules=text), layout=fixed_layout())
+    b = blocks["ember-ranger"]
+    # "See card reference 2." (the card's entry, deck order) in place of the rules; power still last.
+    assert b.lines == ("⠰⠠⠑", "⠠⠑⠍⠃⠻", "⠠⠗⠁⠝⠛⠻", "⠠⠎⠑⠑⠀⠉⠜⠙", "⠗⠑⠋⠻⠰⠑⠀⠼⠃⠲", "⠼⠑")
+    assert b.fits and not b.full_text
+    [f] = findings
+    assert (f.code, f.name, f.severity.value, f.location.card) == ("BR009", "braille-abridged", "warning", "ember-ranger")
+    assert "full rules text (30 words) does not fit" in f.message and "card reference volume holds the full text as entry 2" in f.message
+
+
+def test_designers_braille_rules_is_reported_with_the_print_words_left_out(mini):
+    deck = with_card(mini, "ember-ranger", rules="In Phase Two, draw one more card.", braille_rules="P2: draw 1 more")
+    blocks, findings = layout_deck(deck, layout=fixed_layout())
+    assert blocks["ember-ranger"].lines[3:5] == ("⠠⠏⠼⠃⠒⠀⠙⠗⠁⠺", "⠼⠁⠀⠍")  # "more" is the wordsign ⠍
+    [f] = findings
+    assert f.code == "BR009" and not blocks["ember-ranger"].full_text
+    assert "leaving out 5 print words (in, phase, two, one, card); it uses words print does not: p2, 1" in f.message
 
 
 def test_untranslatable_name_names_card_field_and_code_point(mini):

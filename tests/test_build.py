@@ -48,7 +48,13 @@ def test_every_expected_file(built):
         "dice/die-d12.pdf", "dice/die-d12.3mf", "dice/die-d12.stl", "dice/die-d12.png",
         "emboss/mini-card-3x5-card.brf", "emboss/mini-card-3x5-card.brf.json", "emboss/mini-card-3x5-card.pef",
         "emboss/mini-index-everest-d-sheet.brf", "emboss/mini-index-everest-d-sheet.brf.json", "emboss/mini-index-everest-d-sheet.pef",
+        "emboss/mini-index-everest-d-card-reference.brf", "emboss/mini-index-everest-d-card-reference.pef",
+        "emboss/mini-index-everest-d-braille-key.brf", "emboss/mini-index-everest-d-braille-key.pef",
+        "emboss/mini-index-everest-d-volumes.json",
         "archive/index.html", "archive/archive.css",
+        "archive/braille/mini-index-everest-d-card-reference.brf", "archive/braille/mini-index-everest-d-card-reference.pef",
+        "archive/braille/mini-index-everest-d-braille-key.brf", "archive/braille/mini-index-everest-d-braille-key.pef",
+        "archive/braille/mini-index-everest-d-volumes.json",
         "proofs/contact-sheet.html", "proofs/backs/ember.png", "proofs/backs/forest.png",
     }
     expected |= {f"sheets/mini-letter-{side}.pdf" for side in ("fronts", "backs", "braille", "duplex-calibration")}
@@ -56,6 +62,14 @@ def test_every_expected_file(built):
     expected |= {f"archive/cards/{c}.html" for c in cards} | {f"archive/images/{c}.png" for c in cards}
     expected |= {f"proofs/fronts/{c}.png" for c in cards} | {f"uv/heightmap/{c}.png" for c in cards}
     assert set(_tree(built)) == expected
+
+
+def test_manifest_lists_the_volumes_with_their_page_counts(built):
+    manifest = json.loads((built / "manifest.json").read_text())
+    sidecar = json.loads((built / "emboss" / "mini-index-everest-d-volumes.json").read_text())
+    assert [(v["volume"], v["pages"]) for v in manifest["volumes"]] == [(v["volume"], v["pages"]) for v in sidecar["volumes"]]
+    assert [v["volume"] for v in manifest["volumes"]] == ["card-reference", "braille-key"]
+    assert all(v["profile"] == "index-everest-d" and v["pages"] >= 2 for v in manifest["volumes"])
 
 
 def test_manifest_hashes_match(built):

@@ -160,8 +160,12 @@ def test_build_outputs_card_and_sheet_files_and_rebuild_is_byte_identical(mini, 
     first = emboss_outputs(deck, blocks, tmp_path / "a", date="2026-01-01")
     again = emboss_outputs(deck, blocks, tmp_path / "b", date="2026-01-01")
     names = sorted(p.name for p in first.paths)
+    # Card stock gets the card file; the sheet profile also gets the companion volumes (no rulebook named).
     assert names == ["mini-card-3x5-card.brf", "mini-card-3x5-card.brf.json", "mini-card-3x5-card.pef",
-                     "mini-index-everest-d-sheet.brf", "mini-index-everest-d-sheet.brf.json", "mini-index-everest-d-sheet.pef"]
+                     "mini-index-everest-d-braille-key.brf", "mini-index-everest-d-braille-key.pef",
+                     "mini-index-everest-d-card-reference.brf", "mini-index-everest-d-card-reference.pef",
+                     "mini-index-everest-d-sheet.brf", "mini-index-everest-d-sheet.brf.json", "mini-index-everest-d-sheet.pef",
+                     "mini-index-everest-d-volumes.json"]
     assert first.findings == ()
     for p, q in zip(first.paths, again.paths):
         assert p.read_bytes() == q.read_bytes()

@@ -32,10 +32,12 @@ from typing import TYPE_CHECKING, Sequence
 import jinja2
 
 from engine.model import BrailleSettings, Card, Deck, Die
+from pipeline.archive.downloads import write_downloads
 from pipeline.archive.links import check_qr_links, page_path
 from pipeline.braille.cells import dots
 from pipeline.braille.dice import encode_die, key_text
 from pipeline.braille.fields import indicator_note, standalone_letter
+from pipeline.braille.layout import REFERENCE_TEXT
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import TEMPLATES
 from pipeline.common.raster import png_bytes
@@ -154,19 +156,22 @@ def braille_parts(deck: Deck, card: Card) -> dict[str, str]:
 
 
 def _braille_view(deck: Deck, card: Card, block: BrailleBlock | None) -> dict | None:
-    """Rows ``{"number", "cells", "field"}`` for the lines on the card, plus the print parts."""
+    """Rows ``{"number", "cells", "field"}`` for the lines on the card, plus the print parts (a card
+    whose rules did not fit shows the reference it carries instead)."""
     if block is None:
         return None
     fields = list(block.line_fields) + [""] * (len(block.lines) - len(block.line_fields))
     shown = [{"number": i + 1, "cells": line, "field": FIELD_LABELS.get(fields[i], fields[i])}
              for i, line in enumerate(block.lines[: block.lines_available])]
     parts = braille_parts(deck, card)
+    if not block.full_text and card.braille_rules is None and "rules" in parts:
+        parts["rules"] = REFERENCE_TEXT.format(entry=block.entry)
     return {
         "shown": shown,
         "needed": len(block.lines),
         "fits": len(block.lines) <= block.lines_available,
         "cells_per_line": block.cells_per_line,
-        "parts": [{"label": FIELD_LABELS[k] + (" (shortened for braille)" if k == "rules" and card.braille_rules else ""), "text": v}
+        "parts": [{"label": FIELD_LABELS[k] + (" (not the full print text)" if k == "rules" and not block.full_text else ""), "text": v}
                   for k, v in parts.items()],
     }
 
@@ -213,8 +218,11 @@ def _quickstart(deck: Deck) -> list[str]:
 
 
 def render_card_page(deck: Deck, card: Card, block: BrailleBlock | None = None, face: _Face | None = None,
-                     title: str | None = None, neighbours: tuple[Card | None, Card | None] = (None, None)) -> str:
-    """The HTML of one card's archive page (str). Raises ArchiveError when the card's path is unsafe."""
+                     title: str | None = None, neighbours: tuple[Card | None, Card | None] = (None, None),
+                     downloads: dict | None = None) -> str:
+    """The HTML of one card's archive page (str); ``downloads`` is the view of
+    :func:`pipeline.archive.downloads.write_downloads` (the card's card-reference entry and page,
+    links to the volume). Raises ArchiveError when the card's path is unsafe."""
     rel = page_path(deck.game.archive.path_for(card))
     if rel is None:
         raise ArchiveError(f"card {card.id}: archive path {deck.game.archive.path_for(card)!r} leaves the archive folder")
@@ -230,7 +238,17 @@ def render_card_page(deck: Deck, card: Card, block: BrailleBlock | None = None, 
         root=_root(rel), self_href=rel.name, provisional=card.provenance.value == "provisional",
         face=face, power=_power_text(deck, card), keywords=keywords, rules=paragraphs(card.rules),
         braille=_braille_view(deck, card, block), prev=link(neighbours[0]), next=link(neighbours[1]),
+        reference=_reference_view(downloads, card, rel),
     )
+
+
+def _reference_view(downloads: dict | None, card: Card, rel: PurePosixPath) -> dict | None:
+    """The card's entry and page in the card reference, with links relative to the card page, or None."""
+    entry = (downloads or {}).get("entries", {}).get(card.id)
+    if not entry:
+        return None
+    links = {fmt: _href(path, rel) for fmt, path in downloads["reference"].items()}
+    return {**entry, **links, "profile": downloads["profile"], "cells": downloads["cells"], "lines": downloads["lines"]}
 
 
 def _missing_class(card: Card) -> dict:
@@ -245,8 +263,9 @@ def _indicator_cells(letter: str, braille: BrailleSettings) -> str | None:
         return None
 
 
-def render_index(deck: Deck) -> str:
-    """The HTML of the game's index page (str)."""
+def render_index(deck: Deck, downloads: dict | None = None) -> str:
+    """The HTML of the game's index page (str); ``downloads`` lists the braille volumes to offer
+    (:func:`pipeline.archive.downloads.write_downloads`)."""
     g = deck.game
     classes = []
     for cls in g.classes:
@@ -265,6 +284,7 @@ def render_index(deck: Deck) -> str:
     return environment().get_template("index.html.j2").render(
         game=g, title=f"{g.title} card archive", root="", summary=_summary(deck), quickstart=_quickstart(deck),
         classes=classes, indicator_note=indicator_note(g.braille), dice=[die_view(d) for d in g.dice], keywords=keywords, powers=power_key(deck),
+        downloads=downloads,
     )
 
 
@@ -321,7 +341,8 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
         missing = [c.id for c in deck.cards if c.id not in faces]
         if missing:
             raise ArchiveError(f"{fronts_pdf} has no face page for card(s) {', '.join(missing[:5])}")
-    written = [write_text(out_dir / "index.html", render_index(deck))]
+    downloaded, downloads = write_downloads(deck, out_dir)
+    written = [write_text(out_dir / "index.html", render_index(deck, downloads))] + downloaded
     written.append(write_bytes(out_dir / STYLESHEET, (ARCHIVE_TEMPLATES / STYLESHEET).read_bytes()))
     titles = _titles(deck)
     cards = deck.cards
@@ -333,7 +354,7 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
         if face is not None:
             face = _Face(_href(face.href, rel), face.width, face.height)
         neighbours = (cards[i - 1] if i > 0 else None, cards[i + 1] if i + 1 < len(cards) else None)
-        html = render_card_page(deck, card, blocks.get(card.id), face, titles[card.id], neighbours)
+        html = render_card_page(deck, card, blocks.get(card.id), face, titles[card.id], neighbours, downloads)
         written.append(write_text(out_dir / rel, html))
     written += [out_dir / "images" / f"{cid}.png" for cid in faces]
     return written

@@ -137,8 +137,13 @@ class _Translator:
         return cells
 
 
-def card_fields(card: Card, game: Game, power: PowerEncoding, findings: list[Finding]) -> list[Field]:
-    """The block's fields of ``card`` in order, translated; problems go to ``findings`` (BR002, BR004, BR006–BR008)."""
+def card_fields(card: Card, game: Game, power: PowerEncoding, findings: list[Finding], rules_text: str | None = None) -> list[Field]:
+    """The block's fields of ``card`` in order, translated; problems go to ``findings`` (BR002, BR004, BR006–BR008).
+
+    ``rules_text`` replaces the card's rules in braille (the short reference to the card
+    reference volume, :mod:`pipeline.braille.layout`); by default it is ``card.braille_rules``
+    when the designer set it, else the print ``card.rules``.
+    """
     grade = game.braille.grade
     name_grade = game.braille.name_grade or grade
     at = lambda field: card.where(field).with_card(card.id)  # noqa: E731
@@ -157,8 +162,9 @@ def card_fields(card: Card, game: Game, power: PowerEncoding, findings: list[Fin
     keywords = [k for k in (tr.cells("keyword", kw, grade, at("keywords")) for kw in card.keywords) if k]
     if keywords:
         out.append(Field("keywords", keywords, at("keywords"), grade))
-    rules_field = "braille_rules" if card.braille_rules is not None else "rules"
-    rules_text = card.braille_rules if card.braille_rules is not None else card.rules
+    rules_field = "braille_rules" if card.braille_rules is not None and rules_text is None else "rules"
+    if rules_text is None:
+        rules_text = card.braille_rules if card.braille_rules is not None else card.rules
     if rules_text and rules_text.strip():
         rules = tr.cells("rules text", rules_text, grade, at(rules_field))
         if rules:

@@ -8,7 +8,13 @@ Block content, top to bottom (DESIGN.md §3; Apprentice and Enchant rulebooks, "
 2. ``name`` — the card name, in ``braille.name_grade`` when the game sets it, else ``grade``.
 3. ``keywords`` — in printed order; a keyword is never broken across lines unless it
    alone is longer than a line; several keywords share a line when they fit.
-4. ``rules`` — ``card.braille_rules`` when set (``""`` leaves rules out), else ``card.rules``.
+4. ``rules`` — the print ``card.rules`` in full by default. A designer may set
+   ``card.braille_rules`` (``""`` leaves rules out); a braille text that is not the print
+   text is an abridged card (BR009, warning) naming the print words it leaves out and
+   any words print does not use. When the full print rules do not fit the box, the card
+   carries :data:`REFERENCE_TEXT` instead ("See card reference 12.", print words,
+   no abbreviation) and the card reference volume (:mod:`pipeline.emboss.volumes`, entry
+   12: the card's place in deck order) holds the full text; BR009 says so.
 5. ``power`` — the power cells (:mod:`pipeline.braille.power`) on the last line, so they
    are the final cells of the block as the rulebooks ask; a Power Crystal's Active/Passive
    mark (card ``indicator`` A or P) stands there too, as it stands in the print's power
@@ -28,6 +34,7 @@ truncated silently. Renderers draw ``lines[:lines_available]``.
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass
 
 from engine.findings import Finding, Location, Severity
@@ -76,6 +83,28 @@ UNKNOWN_PROFILE = declare(
     Passes: ``braille: {geometry: spec800}`` (or ada-signage, marburg-medium, california).
     """,
 )
+ABRIDGED = declare(
+    "BR009",
+    "braille-abridged",
+    Severity.warning,
+    """A card's braille does not carry its full print rules text.
+
+    Either the designer gave a ``braille_rules`` that differs from the print ``rules``
+    (the finding names the print words the braille leaves out, and words the braille uses
+    that print does not, such as an invented abbreviation), or the full rules do not fit
+    the braille box, so the card carries "See card reference N." and the card
+    reference volume holds the full text as entry N. A braille reader must get the same
+    information as a sighted player: keep the full text where it fits.
+
+    Fails: ``braille_rules: "P2: 1 more of a faction"`` for a 139-character print rule
+    (leaves out "in", "phase", "two", … and adds "p2").
+    Passes: no ``braille_rules`` and rules that fit the 10 × 9 box, e.g. Potion
+    "Adds 6 to the value of the card you play it with." (5 lines).
+    """,
+)
+#: What a card carries in place of rules that do not fit: print words, no abbreviation.
+REFERENCE_TEXT = "See card reference {entry}."
+_WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*")
 #: Minimum cells per line: a hyphenated piece needs at least one cell plus ⠤.
 MIN_CELLS_PER_LINE = 3
 
@@ -88,7 +117,10 @@ class BrailleBlock:
     than ``cells_per_line``; ``lines_available`` is how many lines the box holds;
     ``origin_mm`` the top-left of the braille box in mm from the TRIM's top-left
     (x right, y down); ``line_fields`` names the field each line comes from
-    ("indicator", "name", "keywords", "rules", "power").
+    ("indicator", "name", "keywords", "rules", "power"); ``entry`` the card's entry number in
+    the card reference volume (1-based, deck order); ``full_text`` False when the rules in
+    braille are not the full print rules (a designer's ``braille_rules``, or the reference
+    :data:`REFERENCE_TEXT` because the full text does not fit).
     """
 
     card_id: str
@@ -98,6 +130,8 @@ class BrailleBlock:
     origin_mm: tuple[float, float]
     profile: GeometryProfile
     line_fields: tuple[str, ...] = ()
+    entry: int = 0
+    full_text: bool = True
 
     @property
     def fits(self) -> bool:
@@ -158,12 +192,30 @@ def wrap(phrases: list[str], width: int, grade: int = 2) -> tuple[list[str], lis
     return lines, divided
 
 
-def _block(card: Card, game: Game, power: PowerEncoding, cpl: int, lines_available: int,
-           origin: tuple[float, float], profile: GeometryProfile, findings: list[Finding]) -> BrailleBlock:
+def words(text: str | None) -> list[str]:
+    """The words of a text, case-folded, in order: ``words("Foe's card -3") == ["foe's", "card", "3"]``."""
+    return [w.casefold().replace("\u2019", "'") for w in _WORD.findall(text or "")]
+
+
+def left_out(print_text: str | None, braille_text: str | None) -> tuple[list[str], list[str]]:
+    """``(print words the braille text lacks, braille words print lacks)``, each in order, once each.
+
+    Words are compared as :func:`words` (case and punctuation ignored); a word the print
+    uses twice counts as present when the braille uses it at least once.
+    """
+    ours, theirs = words(print_text), words(braille_text)
+    missing = list(dict.fromkeys(w for w in ours if w not in set(theirs)))
+    added = list(dict.fromkeys(w for w in theirs if w not in set(ours)))
+    return missing, added
+
+
+def _lay(card: Card, game: Game, power: PowerEncoding, cpl: int, lines_available: int,
+         findings: list[Finding], rules_text: str | None) -> tuple[list[str], list[str], Field | None]:
+    """The wrapped lines of a card, the field of each line and the field where it overflows (None when it fits)."""
     lines: list[str] = []
     line_fields: list[str] = []
     overflow_field: Field | None = None
-    for field in card_fields(card, game, power, findings):
+    for field in card_fields(card, game, power, findings, rules_text):
         wrapped, divided = wrap(field.phrases, cpl, field.grade)
         for word in divided:
             findings.append(WORD_SPLIT.finding(
@@ -173,13 +225,41 @@ def _block(card: Card, game: Game, power: PowerEncoding, cpl: int, lines_availab
             overflow_field = field
         lines += wrapped
         line_fields += [field.name] * len(wrapped)
-    block = BrailleBlock(card.id, tuple(lines), cpl, lines_available, origin, profile, tuple(line_fields))
+    return lines, line_fields, overflow_field
+
+
+def _block(card: Card, entry: int, game: Game, power: PowerEncoding, cpl: int, lines_available: int,
+           origin: tuple[float, float], profile: GeometryProfile, findings: list[Finding]) -> BrailleBlock:
+    local: list[Finding] = []
+    lines, line_fields, overflow_field = _lay(card, game, power, cpl, lines_available, local, None)
+    full_text = card.braille_rules is None or left_out(card.rules, card.braille_rules) == ([], [])
+    at = card.where("braille_rules" if card.braille_rules is not None else "rules").with_card(card.id)
+    if overflow_field is not None and card.braille_rules is None and (card.rules or "").strip():
+        local = []
+        lines, line_fields, overflow_field = _lay(card, game, power, cpl, lines_available, local,
+                                                  REFERENCE_TEXT.format(entry=entry))
+        full_text = False
+        local.append(ABRIDGED.finding(
+            f"card {card.id}: its full rules text ({len(words(card.rules))} words) does not fit the braille box of "
+            f"{lines_available} lines of {cpl} cells; the card carries \"{REFERENCE_TEXT.format(entry=entry)}\" and the "
+            f"card reference volume holds the full text as entry {entry}", at,
+            "shorten the print rules to fit, or keep the reference (the card reference volume is written by the emboss stage)"))
+    elif not full_text:
+        missing, added = left_out(card.rules, card.braille_rules)
+        extra = f"; it uses words print does not: {', '.join(added)}" if added else ""
+        local.append(ABRIDGED.finding(
+            f"card {card.id}: braille_rules abridges the print rules, leaving out {len(missing)} print words "
+            f"({', '.join(missing) or 'none'}){extra}; the full text is in the card reference volume, entry {entry}", at,
+            "delete braille_rules so the braille carries the print rules (or the card reference)"))
+    findings += local
+    block = BrailleBlock(card.id, tuple(lines), cpl, lines_available, origin, profile, tuple(line_fields), entry, full_text)
     if overflow_field is not None:
         findings.append(OVERFLOW.finding(
             f"braille of card {card.id} needs {len(lines)} lines ({block.cells_needed} cells) but the box holds "
             f"{lines_available} lines of {cpl} cells ({lines_available * cpl} cells); it overflows in the {overflow_field.name}",
             overflow_field.location,
-            "shorten the text, or give the card a shorter braille_rules: for its braille"))
+            "shorten the name or keywords; the rules already moved to the card reference" if not full_text
+            else "shorten the text, or give the card a shorter braille_rules: for its braille"))
     return block
 
 
@@ -215,7 +295,7 @@ def layout_deck(deck: Deck, layout: CardLayout | None = None, profile: GeometryP
     (10 × 9 at spec800 on the shipped 3×5 in layout).
 
     Returns ``({card_id: BrailleBlock}, findings)`` with one block per card id in deck
-    order; findings are BR001–BR006. Raises :class:`BrailleBoxTooSmall` when the box
+    order; findings are BR001–BR009. Raises :class:`BrailleBoxTooSmall` when the box
     holds fewer than 3 cells per line or no line at all (a template error, not card data).
     Translation runs in the calling thread (liblouis: one thread per process).
     """
@@ -232,6 +312,6 @@ def layout_deck(deck: Deck, layout: CardLayout | None = None, profile: GeometryP
             f"at {profile.name}; at least {MIN_CELLS_PER_LINE} cells and 1 line are needed")
     power = PowerEncoding(game.power, game.braille.grade)
     blocks: dict[str, BrailleBlock] = {}
-    for card in deck.cards:
-        blocks[card.id] = _block(card, game, power, cpl, lines_available, (x, y), profile, findings)
+    for entry, card in enumerate(deck.cards, 1):
+        blocks[card.id] = _block(card, entry, game, power, cpl, lines_available, (x, y), profile, findings)
     return blocks, findings

@@ -127,6 +127,9 @@ def build_key(game_dir: Path, settings: dict) -> str:
         digest.update(name.encode())
         digest.update(path.read_bytes())
     digest.update(json.dumps(settings, sort_keys=True).encode())
+    rulebook = Path(str(settings.get("rulebook") or ""))
+    if settings.get("rulebook") and rulebook.is_file():  # --rulebook's text becomes the rulebook volume
+        digest.update(rulebook.read_bytes())
     digest.update(json.dumps(versions(), sort_keys=True).encode())
     return digest.hexdigest()
 
@@ -165,6 +168,16 @@ def is_current(folder: Path, key: str) -> dict | None:
     return manifest
 
 
+def volume_entries(folder: Path) -> list[dict]:
+    """The companion volumes the emboss stage wrote (its ``emboss/*-volumes.json`` sidecars): one
+    ``{"profile", "volume", "pages", "files"}`` per volume, in file-name order."""
+    out = []
+    for sidecar in sorted((folder / "emboss").glob("*-volumes.json")):
+        data = json.loads(sidecar.read_text(encoding="utf-8"))
+        out += [{"profile": data["profile"], "volume": v["volume"], "pages": v["pages"], "files": v["files"]} for v in data["volumes"]]
+    return out
+
+
 def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
     """Write ``manifest.json`` into the job's staging folder and return it.
 
@@ -195,6 +208,7 @@ def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
         "versions": versions(),
         "findings_summary": counts(findings),
         "findings": [f.to_dict() for f in findings],
+        "volumes": volume_entries(job.staging),
         "files": file_entries(job.staging),
     }
     with staging_writes():  # the manifest belongs to the staging folder like every stage's file

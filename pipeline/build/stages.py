@@ -166,10 +166,12 @@ def stage_impose(job: Job) -> list[Finding]:
 
 
 def stage_emboss(job: Job) -> list[Finding]:
-    """BRF and PEF embosser files (card per page for card stock, several cards per sheet to cut)."""
+    """BRF and PEF embosser files (card per page for card stock, several cards per sheet to cut), and the
+    companion volumes (card reference, braille key, rulebook) for each sheet profile."""
     from pipeline.emboss.write import emboss_outputs, jobs_for
 
-    result = emboss_outputs(job.deck, job.braille_for("emboss").blocks, job.folder("emboss"), jobs=jobs_for(job.settings.profile))
+    result = emboss_outputs(job.deck, job.braille_for("emboss").blocks, job.folder("emboss"), jobs=jobs_for(job.settings.profile),
+                            rulebook=job.settings.rulebook)
     return list(result.findings)
 
 

@@ -29,13 +29,18 @@ def _game_dirs_or_exit(game_dirs: list[Path] | None, out_dir: Path, rulebook: Pa
         fail("--rulebook checks one game; give exactly one GAME_DIR with it")
     if rulebook is not None and not rulebook.is_file():
         fail(f"cannot read rulebook {rulebook}")
+    if rulebook is not None:
+        from engine.rulebook import Rulebook
+
+        with exit_on(OSError, message=lambda exc: f"cannot read rulebook {rulebook}: {exc}"):
+            Rulebook.read(rulebook)  # binary or oversized: one line, exit 2, before any stage runs
     return dirs
 
 
 def build(
     game_dirs: Annotated[Optional[list[Path]], typer.Argument(help="Game folders; default: every game in carddata/.")] = None,
     out_dir: Annotated[Path, typer.Option("--out", help="Output folder (one sub-folder per game).")] = Path("output"),
-    rulebook: Annotated[Optional[Path], typer.Option(help="Also check the data against this rulebook (give one GAME_DIR).")] = None,
+    rulebook: Annotated[Optional[Path], typer.Option(help="Also check the data against this rulebook and emboss it as a braille volume (give one GAME_DIR).")] = None,
     paper: Annotated[Optional[list[str]], typer.Option(help="Press sheet sizes for imposition: letter, a4, tabloid, 12x18, sra3 (repeatable).")] = None,
     profile: Annotated[str, typer.Option(help="Embosser profile for BRF/PEF (see templates/embossers/).")] = "card-3x5",
     spot: Annotated[str, typer.Option(help="Spot colour name of the UV braille layer (RDG_GLOSS for Roland, 'Spot 1' for Arizona).")] = "Braille",

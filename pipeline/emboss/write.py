@@ -37,6 +37,7 @@ from pipeline.emboss.pages import COLUMN_GAP_CELLS, LAYOUTS, EmbosserPage, Layou
 from pipeline.emboss.pef import PefMeta, content_identifier, pef_bytes
 from pipeline.emboss.profiles import EmbossError, EmbosserProfile, PageFormat, PaperSizeError, load_profile
 from pipeline.emboss.validate import validate_pef
+from pipeline.emboss.volume_files import write_volumes
 from pipeline.common.files import write_bytes, write_text
 
 FORMATS: tuple[str, ...] = ("brf", "pef")
@@ -268,8 +269,11 @@ def jobs_for(profile: str) -> tuple[tuple[str, Layout], ...]:
 
 
 def emboss_outputs(deck: Deck, blocks: Mapping[str, Block], out_dir: str | Path,
-                   jobs: Sequence[tuple[str, Layout]] = DEFAULT_JOBS, date: str | None = None) -> EmbossResult:
-    """The build's emboss stage: BRF, sidecar and PEF for each ``(profile, layout)`` job into ``out_dir``.
+                   jobs: Sequence[tuple[str, Layout]] = DEFAULT_JOBS, date: str | None = None,
+                   rulebook: str | Path | None = None) -> EmbossResult:
+    """The build's emboss stage: BRF, sidecar and PEF for each ``(profile, layout)`` job into ``out_dir``,
+    then the companion volumes for each profile of a sheet-layout job
+    (:func:`pipeline.emboss.volume_files.write_volumes`; ``rulebook`` is ``--rulebook``).
 
     A job whose profile cannot take its page becomes an EM008 finding, one that cannot start
     the card's braille on the braille box an EM009 finding, instead of an error, so the build reports it with everything else. Returns all paths and findings.
@@ -293,4 +297,8 @@ def emboss_outputs(deck: Deck, blocks: Mapping[str, Block], out_dir: str | Path,
             continue
         paths += result.paths
         findings += result.findings
+    for profile in dict.fromkeys(p for p, layout in jobs if layout == "sheet"):
+        volumes = write_volumes(deck, load_profile(profile), out_dir, date or pef_date(deck), rulebook)
+        paths += volumes.paths
+        findings += volumes.findings
     return EmbossResult(tuple(paths), tuple(dict.fromkeys(findings)))
