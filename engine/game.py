@@ -16,6 +16,7 @@ from pydantic import Field, field_validator
 from engine.archive_paths import card_path_template
 from engine.cards import Card
 from engine.fields import Length, Located, Text, braille_cells, slug
+from engine.limits import MAX_DIE_FACES, MAX_POWER_MAGNITUDE, MAX_POWER_VALUES
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -100,7 +101,7 @@ class Die(Located):
 
     id: str
     name: Text
-    faces: int = Field(ge=2, le=100)
+    faces: int = Field(ge=2, le=MAX_DIE_FACES)
     size: Length
     shape: DieShape
     encoding: Literal["letters", "ueb-numbers"]
@@ -158,6 +159,23 @@ class PowerScheme(Located):
     symbol_prefix: str = "⠿"
     text_power_kinds: list[str] = Field(default_factory=list)
     overrides: dict[str, str] = Field(default_factory=dict)
+
+    @field_validator("numbers")
+    @classmethod
+    def _bounded_range(cls, value: dict[str, int] | None) -> dict[str, int] | None:
+        """A range with both ends, min ≤ max, within the bounds of :mod:`engine.limits` (each value is translated and compared)."""
+        if value is None:
+            return value
+        if set(value) != {"min", "max"}:
+            raise ValueError(f"expected both ends of the range, {{min: 1, max: 11}}, got {value}")
+        low, high = value["min"], value["max"]
+        if max(abs(low), abs(high)) > MAX_POWER_MAGNITUDE:
+            raise ValueError(f"power values are at most {MAX_POWER_MAGNITUDE} in size, got {low}..{high}")
+        if high < low:
+            raise ValueError(f"min must not be above max, got {low}..{high}")
+        if high - low + 1 > MAX_POWER_VALUES:
+            raise ValueError(f"a power range holds at most {MAX_POWER_VALUES} values (each is translated to braille and compared), got {high - low + 1}")
+        return value
 
     @field_validator("overrides")
     @classmethod

@@ -225,7 +225,8 @@ def test_binary_and_missing_files_are_unreadable(game_copy, monkeypatch, tmp_pat
     (game / "cards.yaml").write_text("cards:\x00\n")  # valid UTF-8 but a NUL byte: binary
     with pytest.raises(DataError) as info:
         load_game(game)
-    assert info.value.findings[0].message == "cards.yaml is not UTF-8 text (byte 6 cannot be read; a binary file or another encoding)"
+    assert info.value.findings[0].message == "cards.yaml holds a NUL character (U+0000) at line 1, column 7: a binary file, or a stray control character"
+    assert (info.value.findings[0].location.line, info.value.findings[0].location.column) == (1, 7)
     (game / "cards.yaml").unlink()
     with pytest.raises(DataError) as info:
         load_game(game)

@@ -91,7 +91,7 @@ def game_id_of(game_dir: Path) -> str | None:
     game_id = data.get("id") if isinstance(data, dict) else None
     # Only a slug may become a folder name under --out (``../victim`` must not); the loader
     # reports any other id properly.
-    return game_id if isinstance(game_id, str) and SLUG.match(game_id) else None
+    return game_id if isinstance(game_id, str) and SLUG.fullmatch(game_id) else None
 
 
 def game_sources(game_dir: Path) -> list[Path]:
