@@ -66,6 +66,18 @@ class Card(Located):
     def _slug(cls, value: str) -> str:
         return slug(value, "forest-apprentice")
 
+    @field_validator("image")
+    @classmethod
+    def _inside_game_folder(cls, value: str | None) -> str | None:
+        """A relative path without ``..``: the game folder carries its art (a symlink out of it
+        is refused when the art is read, PR003)."""
+        if value is None:
+            return value
+        parts = value.replace("\\", "/").split("/")
+        if value.startswith(("/", "\\", "~")) or (len(value) > 1 and value[1] == ":") or ".." in parts:
+            raise ValueError(f"image is a path inside the game folder such as 'art/{{id}}.png' (no absolute path, no '..'), got {value!r}")
+        return value
+
 
 class CardsFile(Located):
     """The shape of ``cards.yaml``: a list of cards."""
