@@ -18,7 +18,9 @@ REPORT = "report.json"
 
 @dataclass
 class GameOutcome:
-    """What happened to one game: ``status`` is built, cached, stopped (errors) or unreadable."""
+    """What happened to one game: ``status`` is built, cached, stopped (errors), unreadable, or
+    failed (the build could not finish: a full disk, an unwritable folder, a worker that died;
+    ``error`` says why in one line, and the previous output is untouched)."""
 
     game_dir: str
     game_id: str
@@ -29,6 +31,20 @@ class GameOutcome:
     copies: int = 0
     provisional: int = 0
     forced: bool = False
+    error: str = ""
+
+
+def failed_outcome(game_dir: str, exc: BaseException, game_id: str | None = None) -> GameOutcome:
+    """The outcome of a game whose build raised ``exc``: status failed, the error in one line.
+    ``game_id`` defaults to the folder's name."""
+    name = game_id or Path(game_dir).name
+    if isinstance(exc, OSError) and exc.strerror:
+        text = f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
+        if type(exc).__name__ == "OutputError":
+            text = str(exc.args[1]) if len(exc.args) > 1 else str(exc)
+    else:
+        text = f"{type(exc).__name__}: {exc}"
+    return GameOutcome(game_dir, name, "failed", [], error=text)
 
 
 def finding_from_dict(data: dict) -> Finding:
@@ -58,6 +74,7 @@ def report_dict(outcomes: list[GameOutcome]) -> dict:
             "folder": o.game_dir,
             "status": o.status,
             "forced": o.forced,
+            **({"error": o.error} if o.error else {}),
             "unique_cards": o.cards,
             "printed_cards": o.copies,
             "provisional_cards": o.provisional,
