@@ -10,6 +10,7 @@ import datetime
 import re
 from enum import Enum
 from typing import Callable, Iterator, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator
 
@@ -265,8 +266,20 @@ class Archive(Located):
     @field_validator("base_url")
     @classmethod
     def _trailing_slash(cls, value: str) -> str:
+        """An http(s) URL with a host, no query, fragment, credentials or character a browser re-encodes; ends in ``/``."""
         if not value.startswith(("https://", "http://")):
             raise ValueError(f"expected an http(s) URL, got {value!r}")
+        if any(ch.isspace() or not ch.isprintable() or ch in "\\%" or ord(ch) > 126 for ch in value):
+            raise ValueError(f"the base URL may hold no space, control character, backslash, '%' or non-ASCII letter, got {value!r}")
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018  (raises ValueError for a port that is no number)
+        except ValueError as exc:
+            raise ValueError(f"is not a URL ({exc}), got {value!r}") from None
+        if not parts.hostname:
+            raise ValueError(f"the base URL needs a host, such as 'https://cards.example.org/mini/', got {value!r}")
+        if parts.query or parts.fragment or "?" in value or "#" in value or "@" in parts.netloc:
+            raise ValueError(f"the base URL may hold no '?', '#' or user name: the card path follows it, got {value!r}")
         return value if value.endswith("/") else value + "/"
 
     def url_for(self, card: Card) -> str:

@@ -296,7 +296,7 @@ def test_card_path_must_be_a_safe_template(game_copy, monkeypatch, tmp_path, car
 
 
 @pytest.mark.parametrize(("card_path", "url"), [("{class_id}/{id}.html", "https://x.invalid/forest/fireball.html"), ("cards/{id}/", "https://x.invalid/cards/fireball/"),
-                                               ("{{cards}}/{id}.html", "https://x.invalid/{cards}/fireball.html")])
+                                               ("cards_~v1/{id}.x-y.html", "https://x.invalid/cards_~v1/fireball.x-y.html")])
 def test_card_path_templates_accepted(game_copy, card_path, url):
     game = game_copy("mini")
     (game / "game.yaml").write_text((game / "game.yaml").read_text().replace(_ARCHIVE, f'archive: {{base_url: "https://x.invalid/", card_path: "{card_path}"}}'))

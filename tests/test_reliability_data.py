@@ -171,3 +171,43 @@ def test_more_printed_cards_than_the_limit_is_refused_at_the_card_that_passes_it
     f = _one(findings, "DA003")
     assert code == 1 and f["location"]["card"] == "fireball-21"  # 4 + 22 cards of 200: the 25th passes 5,000
     assert f["message"].endswith(f"deckpress imposes at most {limits.MAX_PRINTED_CARDS}")
+
+
+_URL_CHARS = ("may use only letters, digits, '-', '.', '_', '~' and '/', not {}: a browser percent-decodes or re-encodes "
+              "anything else ('%2e%2e' is '..') and would open another file than the one written, got {!r}")
+
+
+@pytest.mark.parametrize("card_path, odd", [
+    ("cards/%2e%2e/{id}.html", "'%'"),  # WHATWG URL: %2e%2e is a double-dot segment, the page would be ../
+    ("cards/.%2E/{id}.html", "'%'"),
+    ("cards/caf\u00e9/{id}.html", "'\u00e9'"),
+    ("my cards/{id}.html", "' '"),
+    ("{{cards}}/{id}.html", "'{', '}'"),
+])
+def test_an_archive_path_a_browser_would_resolve_elsewhere_is_refused(game_copy, card_path, odd):
+    folder = game_copy("mini")
+    line = _replace(folder, "game.yaml", 'archive: {base_url: "https://cards.example.invalid/mini/"}',
+                    f'archive: {{base_url: "https://cards.example.invalid/mini/", card_path: "{card_path}"}}')
+    code, findings = _check(folder)
+    f = _one(findings, "DA003")
+    assert (code, _at(f)) == (1, ("game.yaml", line, 60))  # at the card_path key
+    assert f["message"] == "archive.card_path: " + _URL_CHARS.format(odd, card_path)
+
+
+@pytest.mark.parametrize("base_url, words", [
+    ("https://", "the base URL needs a host"),
+    ("https:///mini/", "the base URL needs a host"),
+    ("https://:8080/", "the base URL needs a host"),
+    ("https://cards.example.org/mini/?v=1", "may hold no '?', '#' or user name"),
+    ("https://cards.example.org/mini/#top", "may hold no '?', '#' or user name"),
+    ("https://user@cards.example.org/", "may hold no '?', '#' or user name"),
+    ("https://cards.example.org/%2e%2e/", "may hold no space, control character, backslash, '%' or non-ASCII letter"),
+    ("https://cards.example.org:port/", "is not a URL"),
+])
+def test_a_base_url_needs_a_host_and_nothing_after_the_path(game_copy, base_url, words):
+    folder = game_copy("mini")
+    line = _replace(folder, "game.yaml", '"https://cards.example.invalid/mini/"', f'"{base_url}"')
+    code, findings = _check(folder)
+    f = _one(findings, "DA003")
+    assert (code, _at(f)) == (1, ("game.yaml", line, 11))  # at the base_url key
+    assert words in f["message"]
