@@ -88,3 +88,20 @@ def test_one_failing_game_of_a_multi_game_build_still_writes_every_outcome_to_th
     assert {k: v["status"] for k, v in report.items()} == {"mini": "built", "mini-plus": "failed"}
     assert report["mini-plus"]["error"] == "No space left on device"
     assert (out / "mini" / "manifest.json").is_file() and not (out / "mini-plus").exists()
+
+
+def test_the_same_build_from_two_working_directories_writes_the_same_bytes(tmp_path, game_copy):
+    # manifest.json, report.json and contact-sheet.html name files relative to the game's
+    # parent or the output folder, never to the working directory
+    game = game_copy("mini")
+    elsewhere = tmp_path / "deep" / "er"
+    elsewhere.mkdir(parents=True)
+    for cwd, target, out in ((game.parent, "mini", "out1"), (elsewhere, str(game), str(tmp_path / "out2"))):
+        proc = subprocess.run([DECKPRESS, "build", target, "--out", out, "--quiet"], capture_output=True, text=True, cwd=cwd, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+    one, two = _tree(tmp_path / "out1"), _tree(tmp_path / "out2")
+    assert sorted(one) == sorted(two) and "mini/proofs/contact-sheet.html" in one
+    assert [name for name in one if one[name] != two[name]] == []
+    manifest = json.loads(one["mini/manifest.json"])
+    assert {f["location"]["file"] for f in manifest["findings"]} <= {"mini/game.yaml", "mini/cards.yaml"}
+    assert json.loads(one["report.json"])["games"]["mini"]["folder"] == "../mini"  # relative to the output folder

@@ -27,6 +27,7 @@ import yaml
 
 from engine.findings import counts, sort_key
 from engine.paths import SLUG
+from pipeline.build.report import portable_findings
 from pipeline.common.files import staging_writes, write_text
 from pipeline.common.ownership import STAGING_MARK
 
@@ -172,7 +173,8 @@ def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
     ``provisional`` (provisional cards); ``key`` is the :func:`build_key`. The files listed
     are those in the staging folder now, so every stage must have run.
     """
-    findings = sorted(job.findings, key=sort_key)
+    final = Path(job.settings.out_dir) / job.game_id
+    findings = sorted(portable_findings(job.findings, job.deck.folder, (job.staging, final)), key=sort_key)
     manifest = {
         "game": job.game_id,
         "title": job.deck.game.title,
