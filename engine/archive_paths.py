@@ -12,6 +12,9 @@ from __future__ import annotations
 import string
 from pathlib import PurePosixPath
 
+#: Characters a card path may hold: RFC 3986 §2.3 unreserved characters and the segment separator.
+URL_SAFE = frozenset(string.ascii_letters + string.digits + "-._~/")
+
 #: The fields a card path template may name (:meth:`Archive.path_for`).
 CARD_PATH_FIELDS = ("id", "class_id")
 
@@ -52,7 +55,11 @@ def path_problem(path: str) -> str | None:
     Unsafe: a leading ``/`` or any backslash (not relative); an empty, ``.`` or ``..`` segment
     (it would leave the archive or name no file; one trailing ``/`` is allowed and names the
     folder's ``index.html``); a ``?`` or ``#`` (the path is also the URL tail a QR code
-    encodes, where those start a query or fragment). The reason reads after "the path".
+    encodes, where those start a query or fragment); any character outside RFC 3986's unreserved
+    set (``A-Z a-z 0-9 - . _ ~``) and ``/``: a ``%`` escape (a browser reads ``%2e%2e`` as ``..``,
+    WHATWG URL "double-dot path segment"), a space or a non-ASCII letter is decoded or
+    re-encoded by the browser or server, so the URL would not name the file written. The
+    reason reads after "the path".
     """
     if path.startswith("/") or "\\" in path:
         return "must be a relative path inside the archive (no leading '/' or '\\')"
@@ -60,6 +67,11 @@ def path_problem(path: str) -> str | None:
         return "must stay inside the archive (no '..', '.' or empty segment)"
     if "?" in path or "#" in path:
         return "must not contain '?' or '#' (it names a file and the URL a QR code encodes)"
+    odd = sorted({ch for ch in path if ch not in URL_SAFE})
+    if odd:
+        shown = ", ".join(repr(ch) for ch in odd[:5])
+        return (f"may use only letters, digits, '-', '.', '_', '~' and '/', not {shown}: a browser percent-decodes or "
+                "re-encodes anything else ('%2e%2e' is '..') and would open another file than the one written")
     return None
 
 

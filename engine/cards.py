@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field, field_validator
 
 from engine.fields import Located, Text, slug
+from engine.limits import MAX_COPIES
 
 def _to_text(value: object) -> object:
     """YAML reads ``power: 7`` as an int; power values are kept as text ("7", "?", "x2")."""
@@ -52,7 +53,7 @@ class Card(Located):
     power: Annotated[str | None, BeforeValidator(_to_text)] = None
     keywords: list[str] = Field(default_factory=list)
     indicator: Literal["A", "P"] | None = None
-    copies: int = Field(default=1, ge=1)
+    copies: int = Field(default=1, ge=1, le=MAX_COPIES)  # engine.limits: one press-sheet face per copy
     rules: str | None = None
     braille_rules: str | None = None
     image: str | None = None
@@ -64,6 +65,18 @@ class Card(Located):
     @classmethod
     def _slug(cls, value: str) -> str:
         return slug(value, "forest-apprentice")
+
+    @field_validator("image")
+    @classmethod
+    def _inside_game_folder(cls, value: str | None) -> str | None:
+        """A relative path without ``..``: the game folder carries its art (a symlink out of it
+        is refused when the art is read, PR003)."""
+        if value is None:
+            return value
+        parts = value.replace("\\", "/").split("/")
+        if value.startswith(("/", "\\", "~")) or (len(value) > 1 and value[1] == ":") or ".." in parts:
+            raise ValueError(f"image is a path inside the game folder such as 'art/{{id}}.png' (no absolute path, no '..'), got {value!r}")
+        return value
 
 
 class CardsFile(Located):

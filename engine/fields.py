@@ -13,6 +13,7 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PrivateAttr
 
 from engine.findings import Location
+from engine.limits import MAX_ID_LENGTH
 from engine.paths import SLUG
 from engine.units import parse_length
 
@@ -21,13 +22,17 @@ Length = Annotated[float, BeforeValidator(parse_length)]
 
 
 def slug(value: str, example: str) -> str:
-    """``value`` when it is a lowercase slug (``^[a-z0-9]+(-[a-z0-9]+)*$``), else ValueError.
+    """``value`` when it is a lowercase slug (``[a-z0-9]+(-[a-z0-9]+)*``, the whole string) of at
+    most :data:`engine.limits.MAX_ID_LENGTH` characters, else ValueError.
 
     Ids become file and URL names (``output/<game id>/``, ``cards/<card id>.html``), so
-    a slug keeps them inside their folder: ``../victim`` is refused.
+    a slug keeps them inside their folder: ``../victim`` is refused, and so is
+    ``"hatchling\n"`` (matched as a whole string, not up to a trailing newline).
     """
-    if not SLUG.match(value):
+    if not SLUG.fullmatch(value):
         raise ValueError(f"expected a lowercase slug such as {example!r}, got {value!r}")
+    if len(value) > MAX_ID_LENGTH:
+        raise ValueError(f"an id names files and URLs: at most {MAX_ID_LENGTH} characters, got {len(value)}")
     return value
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import re
 from typing import Callable, Iterator, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator
 
@@ -17,6 +18,7 @@ from engine.backs import Backs
 from engine.cards import Card
 from engine.dice import DIE_SHAPES, Die, DieShape  # noqa: F401  (the game's dice; re-exported)
 from engine.fields import Length, Located, Text, braille_cells, slug
+from engine.limits import MAX_POWER_MAGNITUDE, MAX_POWER_VALUES
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -127,6 +129,23 @@ class PowerScheme(Located):
     text_power_kinds: list[str] = Field(default_factory=list)
     overrides: dict[str, str] = Field(default_factory=dict)
 
+    @field_validator("numbers")
+    @classmethod
+    def _bounded_range(cls, value: dict[str, int] | None) -> dict[str, int] | None:
+        """A range with both ends, min ≤ max, within the bounds of :mod:`engine.limits` (each value is translated and compared)."""
+        if value is None:
+            return value
+        if set(value) != {"min", "max"}:
+            raise ValueError(f"expected both ends of the range, {{min: 1, max: 11}}, got {value}")
+        low, high = value["min"], value["max"]
+        if max(abs(low), abs(high)) > MAX_POWER_MAGNITUDE:
+            raise ValueError(f"power values are at most {MAX_POWER_MAGNITUDE} in size, got {low}..{high}")
+        if high < low:
+            raise ValueError(f"min must not be above max, got {low}..{high}")
+        if high - low + 1 > MAX_POWER_VALUES:
+            raise ValueError(f"a power range holds at most {MAX_POWER_VALUES} values (each is translated to braille and compared), got {high - low + 1}")
+        return value
+
     @field_validator("overrides")
     @classmethod
     def _cells_only(cls, value: dict[str, str]) -> dict[str, str]:
@@ -218,8 +237,20 @@ class Archive(Located):
     @field_validator("base_url")
     @classmethod
     def _trailing_slash(cls, value: str) -> str:
+        """An http(s) URL with a host, no query, fragment, credentials or character a browser re-encodes; ends in ``/``."""
         if not value.startswith(("https://", "http://")):
             raise ValueError(f"expected an http(s) URL, got {value!r}")
+        if any(ch.isspace() or not ch.isprintable() or ch in "\\%" or ord(ch) > 126 for ch in value):
+            raise ValueError(f"the base URL may hold no space, control character, backslash, '%' or non-ASCII letter, got {value!r}")
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018  (raises ValueError for a port that is no number)
+        except ValueError as exc:
+            raise ValueError(f"is not a URL ({exc}), got {value!r}") from None
+        if not parts.hostname:
+            raise ValueError(f"the base URL needs a host, such as 'https://cards.example.org/mini/', got {value!r}")
+        if parts.query or parts.fragment or "?" in value or "#" in value or "@" in parts.netloc:
+            raise ValueError(f"the base URL may hold no '?', '#' or user name: the card path follows it, got {value!r}")
         return value if value.endswith("/") else value + "/"
 
     def url_for(self, card: Card) -> str:

@@ -27,7 +27,7 @@ from engine.yamlsource import Source, YamlProblem, load_yaml
 
 from engine.paths import CARDS_FILE, GAME_FILE, find_games  # noqa: F401  (find_games re-exported)
 
-MAX_FILE_BYTES = 5_000_000
+from engine.limits import MAX_CARDS, MAX_FILE_BYTES, MAX_PRINTED_CARDS
 
 YAML_SYNTAX = declare(
     "DA001",
@@ -103,8 +103,6 @@ def _read(path: Path) -> tuple[object, Source]:
                 unreadable=True,
             )
         text = path.read_text(encoding="utf-8")
-        if "\x00" in text:
-            raise UnicodeDecodeError("utf-8", b"\x00", text.index("\x00"), text.index("\x00") + 1, "NUL byte")
     except FileNotFoundError:
         raise DataError(
             [UNREADABLE_FILE.finding(f"{path.name} not found in {display_path(path.parent)}", Location(shown), f"create {path.name}; see README 'Adding a game'")],
@@ -120,9 +118,20 @@ def _read(path: Path) -> tuple[object, Source]:
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise DataError([UNREADABLE_FILE.finding(f"cannot read {path.name}: {reason}", Location(shown), "check that it is a file and that you may read it")], unreadable=True) from None
+    if "\x00" in text:  # a binary file, or one NUL typed into text: either way say where the first one is
+        at = text.index("\x00")
+        line, column = text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
+        finding = UNREADABLE_FILE.finding(
+            f"{path.name} holds a NUL character (U+0000) at line {line}, column {column}: a binary file, or a stray control character",
+            Location(shown, line, column),
+            f"save {path.name} as plain UTF-8 text (YAML); a spreadsheet or word-processor file cannot be read",
+        )
+        raise DataError([finding], unreadable=True)
     try:
         return load_yaml(text, shown)
     except YamlProblem as exc:
+        if exc.kind == "value":  # the YAML parsed; one value in it is impossible: like any DA003, exit 1
+            raise DataError([INVALID_VALUE.finding(exc.message, exc.location, exc.hint)], unreadable=False) from None
         raise DataError([YAML_SYNTAX.finding(exc.message, exc.location, exc.hint)], unreadable=True) from None
 
 
@@ -178,8 +187,6 @@ def _read_game(folder: Path, seen: tuple[Path, ...] = (), own_cards: tuple[objec
     for this folder's cards.yaml (data and locations), which is then not read.
     """
     folder = folder.resolve()
-    if folder in seen:
-        raise DataError([INVALID_VALUE.finding(f"'extends' loops back to {folder}", Location(str(folder / GAME_FILE)), "an expansion must extend a base game, not itself")], unreadable=False)
     game_data, game_src = _read(folder / GAME_FILE)
     cards_data, cards_src = own_cards if own_cards is not None else _read(folder / CARDS_FILE)
     if not isinstance(game_data, dict):
@@ -188,6 +195,13 @@ def _read_game(folder: Path, seen: tuple[Path, ...] = (), own_cards: tuple[objec
     if not isinstance(extends, dict) or "game" not in extends:
         return game_data, game_src, [(cards_data, cards_src, folder, not _holds_cards(cards_data))]
     base_dir = (folder / str(extends["game"])).resolve()
+    if base_dir in seen + (folder,):
+        value_src = game_src.child("extends").child("game") if game_src.child("extends") is not None else None
+        chain = " -> ".join(p.name for p in seen + (folder, base_dir))
+        raise DataError([INVALID_VALUE.finding(
+            f"'extends' makes a loop ({chain}): a game cannot be its own base",
+            value_src.at if value_src is not None else game_src.at,
+            "an expansion extends a base game that extends nothing, or another expansion's chain that ends in one")], unreadable=False)
     if not (base_dir / GAME_FILE).is_file():
         # Exit 1, not 2: game.yaml was read; the mistake is one value in it, at a known line
         # (like any DA003). Exit 2 is for a file that cannot be read at all.
@@ -277,6 +291,7 @@ def load_game(folder: str | Path, cards: tuple[object, Source] | None = None) ->
             findings += schema_findings(exc, src, CardsFile, data)
     if game is not None:
         findings += _duplicates(game)
+    findings += _over_limits(cards)
     if findings or game is None:
         raise DataError(findings, unreadable=False)
     for card in cards:
@@ -285,6 +300,25 @@ def load_game(folder: str | Path, cards: tuple[object, Source] | None = None) ->
         return Deck(game=game, cards=cards, folder=str(folder))
     base = load_game(folder / game.extends.game)  # the base game on its own: its backs, its box
     return Deck(game=game, cards=cards, folder=str(folder), base=base, own_card_ids=tuple(own))
+
+
+def _over_limits(cards: list[Card]) -> list[Finding]:
+    """DA003 when a game has more unique cards than :data:`engine.limits.MAX_CARDS` or prints more
+    than :data:`engine.limits.MAX_PRINTED_CARDS` (copies counted), at the first card past the limit."""
+    out: list[Finding] = []
+    if len(cards) > MAX_CARDS:
+        out.append(INVALID_VALUE.finding(
+            f"the game has {len(cards)} unique cards; deckpress builds at most {MAX_CARDS} (one page, proof and archive page each)",
+            cards[MAX_CARDS].where("id").with_card(cards[MAX_CARDS].id), "split the game into a base game and expansions"))
+    printed = 0
+    for card in cards:
+        printed += card.copies
+        if printed > MAX_PRINTED_CARDS:
+            out.append(INVALID_VALUE.finding(
+                f"the game prints {sum(c.copies for c in cards)} cards (copies counted); deckpress imposes at most {MAX_PRINTED_CARDS}",
+                card.where("copies").with_card(card.id), "lower copies:, or split the game into a base game and expansions"))
+            break
+    return out
 
 
 def _duplicates(game: Game) -> list[Finding]:

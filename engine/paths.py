@@ -11,7 +11,8 @@ from pathlib import Path
 GAME_FILE = "game.yaml"
 #: Ids (game, class, die, card) are lowercase slugs: they name files, folders and URLs,
 #: so a slug keeps them inside their folder (``../victim`` is not one).
-SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+#: Use it with ``fullmatch``: ``$`` in ``match`` would accept a trailing newline.
+SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 CARDS_FILE = "cards.yaml"
 
 

@@ -138,7 +138,9 @@ def _card_at(data: object, path: tuple) -> str | None:
         rows = data.get("cards")
         if isinstance(rows, list) and path[1] < len(rows) and isinstance(rows[path[1]], dict):
             card_id = rows[path[1]].get("id")
-            return str(card_id) if card_id is not None else None
+            if card_id is None:
+                return None
+            return card_id if isinstance(card_id, str) and card_id.isprintable() else repr(card_id)  # a newline in an id stays visible
     return None
 
 

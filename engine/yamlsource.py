@@ -14,23 +14,21 @@ from dataclasses import dataclass, field
 import yaml
 
 from engine.findings import Location
+from engine.limits import ALIAS_ALLOWANCE, MAX_INT_DIGITS, MAX_YAML_DEPTH
 
 #: libyaml's parser when PyYAML was built with it: ten times faster than the pure-Python one.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 
-#: Extra YAML values a document may expand to beyond one per character of its text.
-#: Every value written out costs at least one character, so only aliases can exceed
-#: ``len(text)`` values; an alias bomb passes this bound within a few levels.
-ALIAS_ALLOWANCE = 100_000
-
 
 class YamlProblem(Exception):
     """A YAML file that cannot be read as data: syntax error, duplicate key, alias bomb.
 
-    ``location`` points at the offending place; ``kind`` is ``syntax``, ``duplicate-key``
-    or ``too-large``.
+    ``location`` points at the offending place; ``kind`` is ``syntax``, ``duplicate-key``,
+    ``too-large`` (an alias bomb, nesting past :data:`engine.limits.MAX_YAML_DEPTH`) or
+    ``value`` (a scalar YAML reads as a type but no such value exists: a 30 February, a
+    13th month, an integer of more than :data:`engine.limits.MAX_INT_DIGITS` digits).
     """
 
     def __init__(self, message: str, location: Location, kind: str, hint: str = "") -> None:
@@ -88,8 +86,9 @@ def load_yaml(text: str, path: str) -> tuple[object, Source]:
     syntax error, a duplicate key, a merge key, or aliases expanding to more values
     than the text has characters plus :data:`ALIAS_ALLOWANCE`.
     """
-    loader = _Loader(text)
+    loader = None
     try:
+        loader = _Loader(text)  # PyYAML's Python reader checks the characters here, libyaml's while parsing
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         # For "while scanning a quoted scalar" the cause is where the construct began
@@ -105,17 +104,43 @@ def load_yaml(text: str, path: str) -> tuple[object, Source]:
             "syntax",
             "check indentation, colons and quotes on this line and the one before it",
         ) from None
+    except yaml.reader.ReaderError as exc:  # a control character or NUL: located by its character position
+        raise YamlProblem(
+            f"YAML cannot contain the control character U+{_code_point(exc.character):04X}",
+            _position(path, text, exc.position),
+            "syntax",
+            "delete the character, or write it as an escape inside double quotes (\\t, \\x01)",
+        ) from None
     except yaml.YAMLError as exc:
         raise YamlProblem(f"YAML error: {exc}", Location(path), "syntax") from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if node is None:
         return None, Source(Location(path, 1, 1))
     budget = [len(text) + ALIAS_ALLOWANCE]
     return _convert(node, path, loader, budget)
 
 
-def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[int]) -> tuple[object, Source]:
+def _code_point(character: int | str) -> int:
+    """libyaml reports the character as a code point, PyYAML's Python reader as a string."""
+    return character if isinstance(character, int) else ord(character)
+
+
+def _position(path: str, text: str, position: int) -> Location:
+    """The line and column (1-based) of character ``position`` of ``text``."""
+    before = text[:position]
+    return Location(path, before.count("\n") + 1, position - (before.rfind("\n") + 1) + 1)
+
+
+def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[int], depth: int = 0) -> tuple[object, Source]:
+    if depth > MAX_YAML_DEPTH:
+        raise YamlProblem(
+            f"YAML nested more than {MAX_YAML_DEPTH} levels deep (card data needs at most 6)",
+            _loc(path, node.start_mark),
+            "too-large",
+            "flatten the lists and mappings here",
+        )
     budget[0] -= 1
     if budget[0] < 0:
         raise YamlProblem(
@@ -142,7 +167,7 @@ def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[i
                     "syntax",
                     "write the values out in full",
                 )
-            key, _ = _convert(key_node, path, loader, budget)
+            key, _ = _convert(key_node, path, loader, budget, depth + 1)
             if isinstance(key, (list, dict)):
                 raise YamlProblem("a mapping key must be a plain value", _loc(path, key_node.start_mark), "syntax")
             if key in data:
@@ -152,7 +177,7 @@ def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[i
                     "duplicate-key",
                     "remove or rename one of the two",
                 )
-            value, source = _convert(value_node, path, loader, budget)
+            value, source = _convert(value_node, path, loader, budget, depth + 1)
             data[key] = value
             here.keys[key] = _loc(path, key_node.start_mark)
             here.items[key] = source
@@ -160,11 +185,30 @@ def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[i
     if isinstance(node, yaml.SequenceNode):
         items = []
         for index, item_node in enumerate(node.value):
-            value, source = _convert(item_node, path, loader, budget)
+            value, source = _convert(item_node, path, loader, budget, depth + 1)
             items.append(value)
             here.items[index] = source
         return items, here
+    return _scalar(node, loader, here), here
+
+
+def _scalar(node: yaml.ScalarNode, loader: yaml.BaseLoader, here: Source) -> object:
+    """The Python value of a scalar; YamlProblem (``value``) for one YAML types but Python cannot hold."""
+    if node.tag == "tag:yaml.org,2002:int" and sum(ch.isdigit() for ch in node.value) > MAX_INT_DIGITS:
+        raise YamlProblem(
+            f"the number {node.value[:20]}... has {sum(ch.isdigit() for ch in node.value)} digits; card data allows at most {MAX_INT_DIGITS}",
+            here.at,
+            "value",
+            "write a smaller number, or quote it if it is text",
+        )
     try:
-        return loader.construct_object(node, deep=True), here
+        return loader.construct_object(node, deep=True)
     except yaml.YAMLError as exc:
         raise YamlProblem(f"YAML value cannot be read: {exc}", here.at, "syntax") from None
+    except (ValueError, OverflowError) as exc:  # timestamps: datetime refuses a 30 February, a 13th month, hour 25
+        raise YamlProblem(
+            f"{node.value!r} reads as a date but is not a real one ({exc})",
+            here.at,
+            "value",
+            "write a real date as YYYY-MM-DD, or quote the value if it is text",
+        ) from None

@@ -27,6 +27,7 @@ import yaml
 
 from engine.findings import counts, sort_key
 from engine.paths import SLUG
+from pipeline.build.report import portable_findings
 from pipeline.common.files import staging_writes, write_text
 from pipeline.common.ownership import STAGING_MARK
 
@@ -91,7 +92,7 @@ def game_id_of(game_dir: Path) -> str | None:
     game_id = data.get("id") if isinstance(data, dict) else None
     # Only a slug may become a folder name under --out (``../victim`` must not); the loader
     # reports any other id properly.
-    return game_id if isinstance(game_id, str) and SLUG.match(game_id) else None
+    return game_id if isinstance(game_id, str) and SLUG.fullmatch(game_id) else None
 
 
 def game_sources(game_dir: Path) -> list[Path]:
@@ -190,7 +191,8 @@ def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
     """
     from engine.runs import run_counts
 
-    findings = sorted(job.findings, key=sort_key)
+    final = Path(job.settings.out_dir) / job.game_id
+    findings = sorted(portable_findings(job.findings, job.deck.folder, (job.staging, final)), key=sort_key)
     manifest = {
         "game": job.game_id,
         "title": job.deck.game.title,

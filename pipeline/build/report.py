@@ -6,7 +6,9 @@ keeps the previous report's entries of the others whose output is still there.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,7 +20,9 @@ REPORT = "report.json"
 
 @dataclass
 class GameOutcome:
-    """What happened to one game: ``status`` is built, cached, stopped (errors) or unreadable."""
+    """What happened to one game: ``status`` is built, cached, stopped (errors), unreadable, or
+    failed (the build could not finish: a full disk, an unwritable folder, a worker that died;
+    ``error`` says why in one line, and the previous output is untouched)."""
 
     game_dir: str
     game_id: str
@@ -32,6 +36,20 @@ class GameOutcome:
     placeholder_faces: int = 0
     run: str = "box"
     release: bool = False
+    error: str = ""
+
+
+def failed_outcome(game_dir: str, exc: BaseException, game_id: str | None = None) -> GameOutcome:
+    """The outcome of a game whose build raised ``exc``: status failed, the error in one line.
+    ``game_id`` defaults to the folder's name."""
+    name = game_id or Path(game_dir).name
+    if isinstance(exc, OSError) and exc.strerror:
+        text = f"{exc.strerror}: {exc.filename}" if exc.filename else exc.strerror
+        if type(exc).__name__ == "OutputError":
+            text = str(exc.args[1]) if len(exc.args) > 1 else str(exc)
+    else:
+        text = f"{type(exc).__name__}: {exc}"
+    return GameOutcome(game_dir, name, "failed", [], error=text)
 
 
 def finding_from_dict(data: dict) -> Finding:
@@ -54,15 +72,51 @@ def cached_outcome(game_dir: str, game_id: str, manifest: dict) -> GameOutcome:
     )
 
 
-def report_dict(outcomes: list[GameOutcome]) -> dict:
-    """The build report (``report.json``): findings and counts per game, and totals."""
+def portable_findings(findings: list[Finding], game_dir: str | Path, out_dirs: tuple[Path, ...] = ()) -> list[Finding]:
+    """The findings with every file named independently of the working directory, for the files
+    a build writes (manifest.json, report.json, contact-sheet.html).
+
+    A file inside one of ``out_dirs`` (the game's output or staging folder) is named relative to
+    it (``print/mini-fronts.pdf``); any other file relative to the game folder's parent
+    (``mini/cards.yaml``; a base game elsewhere ``../base/cards.yaml``), as the build key names them.
+    Locations without a file stay as they are.
+    """
+    data_root = Path(game_dir).resolve().parent
+    outs = [Path(d).resolve() for d in out_dirs]
+
+    def name(file: str) -> str:
+        if not file:
+            return file
+        path = Path(file).resolve()
+        for out in outs:
+            if path.is_relative_to(out):
+                return path.relative_to(out).as_posix()
+        return Path(os.path.relpath(path, data_root)).as_posix()
+
+    def move(loc: Location) -> Location:
+        return dataclasses.replace(loc, file=name(loc.file))
+
+    return [dataclasses.replace(f, location=move(f.location), related=tuple(move(r) for r in f.related)) for f in findings]
+
+
+def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dict:
+    """The build report (``report.json``): findings and counts per game, and totals.
+
+    With ``out_dir`` every file is named independently of the working directory: findings by
+    :func:`portable_findings` (a cached game's come from its manifest, where they already are)
+    and the game folder relative to ``out_dir``.
+    """
     games = {}
     for o in outcomes:
         items = sorted(o.findings, key=sort_key)
+        if out_dir is not None and o.status != "cached":
+            items = portable_findings(items, o.game_dir, (out_dir / o.game_id,))
+        folder = Path(os.path.relpath(Path(o.game_dir).resolve(), out_dir.resolve())).as_posix() if out_dir is not None else o.game_dir
         games[o.game_id] = {
-            "folder": o.game_dir,
+            "folder": folder,
             "status": o.status,
             "forced": o.forced,
+            **({"error": o.error} if o.error else {}),
             "unique_cards": o.cards,
             "printed_cards": o.copies,
             "provisional_cards": o.provisional,
@@ -78,7 +132,7 @@ def report_dict(outcomes: list[GameOutcome]) -> dict:
 
 def write_report(out_dir: Path, outcomes: list[GameOutcome]) -> None:
     """Write ``<out_dir>/report.json``: these outcomes merged into the previous report."""
-    report = _merged_report(out_dir, report_dict(outcomes))
+    report = _merged_report(out_dir, report_dict(outcomes, out_dir))
     write_text(out_dir / REPORT, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
 
 

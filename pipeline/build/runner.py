@@ -32,13 +32,13 @@ from pipeline.build.outputdir import OutputLock, check_targets, commit, make_sta
 from engine.runs import run_deck
 from pipeline.build.partial import findings_of_other_stages, keep_other_outputs
 from pipeline.build.release import document_info, draft_counts, stamp_press_files
-from pipeline.build.report import GameOutcome, cached_outcome, write_report
+from pipeline.build.report import GameOutcome, cached_outcome, failed_outcome, write_report
 from pipeline.build.settings import BuildSettings
 from pipeline.build.stages import FOLDERS, SEQUENTIAL, STAGES, branches, import_stage_modules, stages_to_run
 from pipeline.build.workers import Progress, build_in_parallel, run_chains
 from pipeline.common.files import staging_writes
 
-__all__ = ["GameOutcome", "build_game", "reuse_if_current", "run_build"]
+__all__ = ["GameOutcome", "build_game", "build_or_fail", "reuse_if_current", "run_build"]
 
 
 def _stops(findings: list[Finding], settings: BuildSettings) -> bool:
@@ -92,6 +92,15 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
                            forced=settings.force, **deck_counts)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def build_or_fail(game_dir: str, settings: BuildSettings, progress: Progress | None = None) -> GameOutcome:
+    """:func:`build_game`, with an exception (a full disk, an unwritable folder) turned into a
+    failed outcome, so the other games still build and report.json lists every game."""
+    try:
+        return build_game(game_dir, settings, progress)
+    except Exception as exc:  # the game's staging folder is gone (build_game's finally); the previous output stands
+        return failed_outcome(game_dir, exc, game_id_of(Path(game_dir)))
 
 
 def _relocated(findings: list[Finding], staging: Path, final: Path) -> list[Finding]:
@@ -176,14 +185,27 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
             # modules instead of each paying ~0.5 s to import pypdf, pikepdf, jinja2 …
             import_stage_modules()
         workers = min(len(stale), os.cpu_count() or 1)
-        if workers <= 1:
-            built = [build_game(d, settings, progress) for d in stale]
-        else:
-            built = build_in_parallel(build_game, stale, settings, progress, workers)
+        try:
+            if workers <= 1:
+                built = [build_or_fail(d, settings, progress) for d in stale]
+            else:
+                built = build_in_parallel(build_or_fail, stale, settings, progress, workers)
+        except BaseException:  # Ctrl-C: killed workers leave their staging folders behind
+            _remove_staging(out_dir)
+            raise
         done.update(zip(stale, built))
         outcomes = [done[d] for d in game_dirs]
         write_report(out_dir, outcomes)
     return outcomes
+
+
+def _remove_staging(out_dir: Path) -> None:
+    """Remove the staging folders deckpress marked in ``out_dir`` (this build holds the lock, so they are its own)."""
+    from pipeline.common.ownership import STAGING_MARK
+
+    for staging in out_dir.glob(".staging-*"):
+        if (staging / STAGING_MARK).is_file():
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 def _refuse_shared_ids(game_dirs: list[str]) -> None:

@@ -22,6 +22,7 @@ from typing import Callable
 
 from engine.findings import Finding
 from pipeline.build.job import BrailleProduct, Job, PrintProduct, TactileProduct
+from pipeline.build.report import portable_findings
 
 #: The stage modules in build order (DESIGN.md §1).
 STAGE_MODULES: tuple[str, ...] = (
@@ -191,7 +192,9 @@ def stage_proof(job: Job) -> list[Finding]:
 
     printed = job.print_for("proof")
     fronts, backs = printed.fronts, printed.backs
-    write_proofs(job.deck, job.braille_for("proof").blocks, fronts.path, backs.path, job.folder("proofs"), job.findings,
+    # The contact sheet names files as the manifest does: the same bytes from any working directory.
+    shown = portable_findings(job.findings, job.deck.folder, (job.staging, Path(job.settings.out_dir) / job.game_id))
+    write_proofs(job.deck, job.braille_for("proof").blocks, fronts.path, backs.path, job.folder("proofs"), shown,
                  dpi=job.settings.proof_dpi, front_ids=fronts.pages, back_ids=backs.pages)
     return []
 

@@ -35,6 +35,9 @@ def die_with_parent() -> None:
     import ctypes
     import signal
 
+    # Ctrl-C reaches the whole process group: the parent alone handles it (one line, exit 130)
+    # and ends the workers, so no worker prints a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
     except (OSError, AttributeError):
@@ -57,9 +60,15 @@ def run_chains(job: Job, chains: list[list[str]]) -> list[Finding]:
     workers = min(len(chains), os.cpu_count() or 1)
     if workers <= 1:
         return [f for chain in chains for f in _run_chain(job, chain)]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=die_with_parent) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=die_with_parent)
+    try:
         futures = [pool.submit(_run_chain, job, chain) for chain in chains]
-        return [f for future in futures for f in future.result()]
+        findings = [f for future in futures for f in future.result()]
+    except BaseException:
+        end_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+    return findings
 
 
 def build_in_parallel(build: BuildOne, game_dirs: list[str], settings: BuildSettings, progress: Progress | None,
@@ -67,10 +76,12 @@ def build_in_parallel(build: BuildOne, game_dirs: list[str], settings: BuildSett
     """``build`` each game in ``workers`` forked processes; the outcomes in ``game_dirs`` order.
 
     Progress events travel from the workers through a queue to ``progress``, in this process.
+    On Ctrl-C (or any exception here) the workers are ended at once, not waited for.
     """
     ctx = multiprocessing.get_context("fork")
     queue = ctx.SimpleQueue()
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init, initargs=(queue,)) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init, initargs=(queue,))
+    try:
         # Largest game first (longest-processing-time order): the last worker to finish
         # then holds a small game, not the biggest, and the cores idle less at the end.
         futures = {d: pool.submit(_worker_build, build, d, settings) for d in sorted(game_dirs, key=_data_size, reverse=True)}
@@ -78,7 +89,34 @@ def build_in_parallel(build: BuildOne, game_dirs: list[str], settings: BuildSett
             _drain(queue, progress)
             time.sleep(0.01)
         _drain(queue, progress)
-        return [futures[d].result() for d in game_dirs]
+        outcomes = [_outcome(futures[d], d) for d in game_dirs]
+    except BaseException:
+        end_workers(pool)
+        raise
+    pool.shutdown(wait=True)
+    return outcomes
+
+
+def end_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill a pool's worker processes and drop its queued tasks, without waiting (an interrupted
+    build must not wait for them). concurrent.futures has no public way to kill before Python 3.14."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _outcome(future, game_dir: str) -> GameOutcome:
+    """A game worker's outcome; a worker that died (killed, out of memory) is a failed outcome."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    from pipeline.build.manifest import game_id_of
+    from pipeline.build.report import failed_outcome
+
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        return failed_outcome(game_dir, RuntimeError("its worker process died (killed, or out of memory)"), game_id_of(Path(game_dir)))
 
 
 def _data_size(game_dir: str) -> int:

@@ -44,13 +44,25 @@ def main() -> None:
     """Console entry point: run the app; an internal error becomes one line and exit 2 unless
     ``--debug``; Ctrl-C prints ``deckpress: interrupted`` and exits 130 (128 + SIGINT)."""
     import logging
+    import signal
 
     # pypdf logs its repairs of a damaged PDF ("invalid pdf header") on stderr; deckpress
     # reports an unreadable PDF itself, in one line.
     logging.getLogger("pypdf").setLevel(logging.ERROR)
+    interrupted = []
+
+    def on_interrupt(signum, frame) -> None:
+        # typer turns KeyboardInterrupt into a silent Exit(130); remember that it was Ctrl-C.
+        interrupted.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
     try:
         app()
-    except SystemExit:
+    except SystemExit as exc:
+        if interrupted and exc.code not in (0, None):
+            err.print("deckpress: interrupted", markup=False)
+            sys.exit(130)
         raise
     except KeyboardInterrupt:
         err.print("deckpress: interrupted", markup=False)

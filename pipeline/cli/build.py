@@ -11,7 +11,7 @@ import typer
 from engine.findings import exit_code
 from pipeline.cli.common import back_offset_or_exit, err, exit_on, fail, out, print_summary, split_codes
 
-STATUS_LABELS = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read"}
+STATUS_LABELS = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read", "failed": "FAILED, previous output kept"}
 """What the one line per game says for each :class:`~pipeline.build.runner` outcome status."""
 
 
@@ -97,8 +97,10 @@ def build(
     worst = 0
     for o in outcomes:
         out.print(_summary_line(o), markup=False)
+        if o.error:
+            err.print(f"deckpress: {o.game_id}: {o.error}", markup=False)
         print_summary(o.findings, verbose)
-        worst = max(worst, 2 if o.status == "unreadable" else exit_code(o.findings, strict))
+        worst = max(worst, 2 if o.status in ("unreadable", "failed") else exit_code(o.findings, strict))
     out.print(f"report: {out_dir / 'report.json'}", markup=False)
     raise typer.Exit(worst)
 

@@ -73,6 +73,14 @@ QR_NO_DECODE = declare(
 )
 
 
+#: Bytes a version 40 QR code holds at level M in byte mode (ISO/IEC 18004:2015 Table 7), for the message.
+MAX_URL_BYTES = 2331
+
+
+class QrTooLong(ValueError):
+    """A URL longer than the largest QR code (version 40) holds at level M."""
+
+
 @lru_cache(maxsize=4096)
 def qr_matrix(url: str) -> tuple[tuple[bool, ...], ...]:
     """The QR matrix of ``url`` at error correction M: rows top to bottom of modules left to right, True = dark.
@@ -82,7 +90,7 @@ def qr_matrix(url: str) -> tuple[tuple[bool, ...], ...]:
     (ISO/IEC 18004:2015 §7.8.3). No quiet zone in the matrix. Cached by URL. zxing-cpp
     encodes a URL in about 0.3 ms against 7–8 ms for the pure-Python ``qrcode`` package
     on this machine, which matters at 250 faces a build. Raises ValueError for an empty
-    URL or one longer than a version 40 code holds at level M.
+    URL and :class:`QrTooLong` (a ValueError) for one longer than a version 40 code holds at level M.
     """
     import zxingcpp
 
@@ -90,8 +98,8 @@ def qr_matrix(url: str) -> tuple[tuple[bool, ...], ...]:
         raise ValueError("cannot encode an empty URL as a QR code")
     try:
         code = zxingcpp.create_barcode(url, zxingcpp.BarcodeFormat.QRCode, ec_level="M")
-    except ValueError as exc:
-        raise ValueError(f"URL of {len(url)} characters cannot be a QR code at level M: {exc}") from None
+    except ValueError:
+        raise QrTooLong(f"URL of {len(url)} characters is longer than any QR code holds at level M (version 40 holds {MAX_URL_BYTES} bytes)") from None
     image = memoryview(code.to_image(scale=1, add_quiet_zones=False))  # 8-bit grey, 0 = dark
     rows, cols = image.shape
     data = image.tobytes()
@@ -107,9 +115,13 @@ def module_pt(url: str, box_pdf: Sequence[float]) -> float:
 def check_qr_size(url: str, box_pdf: Sequence[float], location: Location = Location()) -> list[Finding]:
     """A QR001 finding when ``url`` in ``box_pdf`` would have modules under 0.5 mm, else ``[]``.
 
-    The message names the URL length, the module count and the module size in mm.
+    The message names the URL length, the module count and the module size in mm; a URL
+    no QR version holds (:class:`QrTooLong`) is a QR001 too.
     """
-    size = module_pt(url, box_pdf)
+    try:
+        size = module_pt(url, box_pdf)
+    except QrTooLong as exc:
+        return [QR_TOO_DENSE.finding(str(exc), location, hint="shorten archive.base_url or card_path (or the card id)")]
     if size >= mm_to_pt(MIN_MODULE_MM) - 1e-9:
         return []
     n = len(qr_matrix(url))
@@ -149,9 +161,18 @@ def draw_qr(canvas, url: str, box_pdf: Sequence[float]) -> tuple[float, float, f
     the box's shorter side. Colours are CMYK (white quiet zone, 100 % K modules). The
     modules are one filled path of rectangles in module units under a single ``cm``
     (so adjacent modules never show hairline seams, and the path text is cached per URL).
-    Returns ``(x, y, side)`` of the square drawn, in PDF pt.
+    Returns ``(x, y, side)`` of the square drawn, in PDF pt. A URL no QR code holds
+    (:class:`QrTooLong`; :func:`check_qr_size` reports it as QR001) leaves the box empty white.
     """
-    n = len(qr_matrix(url))
+    try:
+        n = len(qr_matrix(url))
+    except QrTooLong:
+        side = min(box_pdf[2], box_pdf[3])
+        canvas.saveState()
+        canvas.setFillColor(LIGHT)
+        canvas.rect(box_pdf[0], box_pdf[1] + box_pdf[3] - side, side, side, stroke=0, fill=1)
+        canvas.restoreState()
+        return box_pdf[0], box_pdf[1] + box_pdf[3] - side, side
     module = module_pt(url, box_pdf)
     side = module * (n + 2 * QUIET_ZONE_MODULES)
     x0, top = box_pdf[0], box_pdf[1] + box_pdf[3]

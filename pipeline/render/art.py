@@ -9,17 +9,70 @@ CMYK already separated for the printing condition, which passes through unchange
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 from reportlab.lib.utils import ImageReader
+
+from engine.limits import MAX_ART_PIXELS
 
 #: Resolution images are resampled to at their printed size (a common offset/digital target).
 TARGET_DPI = 300
 
 
 class ArtError(ValueError):
-    """An image that cannot be used: the message says why (missing, unreadable)."""
+    """An image that cannot be used: the message says why (missing, unreadable, outside the
+    game folder, over the pixel budget)."""
+
+
+def art_path(root: Path, image: str) -> Path:
+    """The file ``image`` (a card's ``image:``, relative to the game folder ``root``) names.
+
+    Raises :class:`ArtError` when it resolves outside ``root``: an absolute path, ``..``, or a
+    symlink leading out of the folder (the build key hashes only the game folder's files, and
+    a game folder must carry everything it prints).
+    """
+    base = root.resolve()
+    path = (root / image).resolve()
+    if not path.is_relative_to(base):
+        raise ArtError(f"{image} lies outside the game folder {root} (absolute, '..' or a symlink out of it)")
+    return path
+
+
+def _open(path: Path) -> Image.Image:
+    """Open ``path`` with Pillow (header only), refusing more than :data:`engine.limits.MAX_ART_PIXELS`.
+
+    Pillow's decompression-bomb warning is turned into this refusal instead of reaching
+    stderr, and its error (past twice ``Image.MAX_IMAGE_PIXELS``) into an ArtError.
+    """
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # the budget below is stricter
+            image = Image.open(path)
+    except FileNotFoundError:
+        raise ArtError(f"no file at {path}") from None
+    except Image.DecompressionBombError as exc:
+        raise ArtError(f"{path} is too large to decode ({exc})") from None
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError) as exc:
+        raise ArtError(f"{path} is not a readable image ({exc})") from None
+    pixels = image.width * image.height
+    if pixels > MAX_ART_PIXELS:
+        image.close()
+        raise ArtError(f"{path} is {image.width}x{image.height} px ({pixels / 1e6:.1f} Mpx); card art may have at most {MAX_ART_PIXELS / 1e6:.0f} Mpx")
+    return image
+
+
+def check_art(path: Path) -> None:
+    """Raise :class:`ArtError` unless ``path`` is an image Pillow opens and verifies (header and,
+    for PNG, chunk checksums; no full decode) within the pixel budget."""
+    image = _open(path)
+    try:
+        image.verify()
+    except (OSError, SyntaxError, ValueError) as exc:
+        raise ArtError(f"{path} is not a readable image ({exc})") from None
+    finally:
+        image.close()
 
 
 #: Paper white as CMYK percentages: what transparent art shows when no background is given.
@@ -50,16 +103,15 @@ def load_cmyk(path: Path, width_pt: float, height_pt: float, background_cmyk: tu
 
     Transparent pixels take ``background_cmyk`` (the card's background, CMYK percentages
     0–100; paper white by default), see :func:`to_cmyk`. Returns a reportlab
-    :class:`ImageReader`. Raises :class:`ArtError` when the file is missing or Pillow cannot
-    read it.
+    :class:`ImageReader`. Raises :class:`ArtError` when the file is missing, Pillow cannot
+    read it, or it has more than :data:`engine.limits.MAX_ART_PIXELS` pixels.
     """
+    src = _open(path)
     try:
-        with Image.open(path) as src:
+        with src:
             src.load()
             image = src
-    except FileNotFoundError:
-        raise ArtError(f"no file at {path}") from None
-    except (UnidentifiedImageError, OSError) as exc:
+    except (OSError, SyntaxError, ValueError) as exc:
         raise ArtError(f"{path} is not a readable image ({exc})") from None
     image = to_cmyk(image, background_cmyk)
     target = (max(1, round(width_pt / 72 * TARGET_DPI)), max(1, round(height_pt / 72 * TARGET_DPI)))

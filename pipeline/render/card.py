@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from PIL import Image, UnidentifiedImageError
 from reportlab.lib.colors import CMYKColor
 
 from engine.findings import Finding, Location, Severity
@@ -29,7 +28,7 @@ from engine.registry import declare
 from pipeline.qr import codes as qr
 from pipeline.common.layout import Box, CardLayout
 from pipeline.render import fonts
-from pipeline.render.art import ArtError, load_cmyk
+from pipeline.render.art import ArtError, art_path, check_art, load_cmyk
 from pipeline.render.style import Design, TextStyle
 from pipeline.render.textfit import Paragraph, fit
 
@@ -178,11 +177,10 @@ def art_box(card: Card, sheet: Sheet) -> Box | None:
 
 
 def image_readable(path: Path) -> bool:
-    """True when ``path`` is a file Pillow opens and verifies (header and, for PNG, chunk checksums; no full decode)."""
+    """True when ``path`` is a file Pillow opens and verifies within the pixel budget (:func:`art.check_art`)."""
     try:
-        with Image.open(path) as im:
-            im.verify()
-    except (OSError, SyntaxError, ValueError, UnidentifiedImageError):
+        check_art(path)
+    except ArtError:
         return False
     return True
 
@@ -200,7 +198,10 @@ def prints_placeholder_art(card: Card, sheet: Sheet, art_root: Path | None = Non
         return False
     if not card.image:
         return True
-    return not image_readable((art_root or Path(".")) / card.image)
+    try:
+        return not image_readable(art_path(art_root or Path("."), card.image))
+    except ArtError:
+        return True
 
 
 @dataclass
@@ -337,9 +338,8 @@ def _draw_art(canvas, card: Card, cls: CardClass, sheet: Sheet, box: Box, paint:
     stroke = sheet.design.strokes.oval
     image = None
     if card.image:
-        path = (art_root or Path(".")) / card.image
         try:
-            image = load_cmyk(path, w, h, cls.palette.background.cmyk)
+            image = load_cmyk(art_path(art_root or Path("."), card.image), w, h, cls.palette.background.cmyk)
         except ArtError as exc:
             findings.append(IMAGE_UNREADABLE.finding(
                 f"card {card.id!r}: image {card.image!r} cannot be used: {exc}", card.where("image").with_card(card.id),

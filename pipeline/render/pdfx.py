@@ -40,7 +40,7 @@ from typing import Sequence
 import pikepdf
 from pikepdf import Array, Dictionary, Name, String
 
-from pipeline.common.files import atomic_path
+from pipeline.common.files import write_bytes
 
 PDFX_VERSION = "PDF/X-1:2003"
 PDFX_CONFORMANCE = "PDF/X-1a:2003"
@@ -105,14 +105,18 @@ def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], sub
     problems = check_pdfx(pdf)
     if problems:
         raise PdfxError("not PDF/X-1a:2003: " + "; ".join(problems))
-    with atomic_path(path) as tmp:
-        pdf.save(
-            tmp,
-            deterministic_id=True,
-            object_stream_mode=pikepdf.ObjectStreamMode.disable,
-            force_version="1.4",
-            compress_streams=True,
-        )
+    # Into memory first: qpdf writing to a file that hits a full disk throws a C++ exception
+    # through pikepdf's Python stream and aborts the process ("terminate called"); a Python
+    # write of the bytes raises OSError, which atomic_path reports as an OutputError.
+    buffer = io.BytesIO()
+    pdf.save(
+        buffer,
+        deterministic_id=True,
+        object_stream_mode=pikepdf.ObjectStreamMode.disable,
+        force_version="1.4",
+        compress_streams=True,
+    )
+    write_bytes(path, buffer.getvalue())
     return Path(path)
 
 

@@ -1,0 +1,107 @@
+"""A build that cannot finish says so in one line and keeps what was there (issue 14): a full disk
+while a PDF is written (a real 3 MB tmpfs), Ctrl-C sent to a real ``deckpress build`` process
+group, and one failing game in a multi-game build (report.json still lists every game)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pipeline.build import runner
+from pipeline.build.settings import BuildSettings
+from tests.conftest import CARDDATA, GAMES
+
+DECKPRESS = str(Path(sys.executable).with_name("deckpress"))
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 3 MB tmpfs at tmp_path/disk (needs root and mount); skipped where it cannot be mounted."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(disk)], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here (needs root)")
+    yield disk
+    subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_a_disk_that_fills_during_a_build_is_one_line_exit_2_and_keeps_the_previous_output(small_disk, game_copy):
+    game = game_copy("mini")
+    out = small_disk / "out"
+    first = subprocess.run([DECKPRESS, "build", str(game), "--out", str(out), "--quiet"], capture_output=True, text=True, timeout=300)
+    assert first.returncode == 0, first.stderr
+    before = _tree(out / "mini")
+    free = os.statvfs(small_disk).f_bavail * os.statvfs(small_disk).f_frsize
+    (small_disk / "filler").write_bytes(b"\0" * (free - 150_000))  # leave 150 kB: the staging build runs out mid-PDF
+    (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("title: Mini ICG", "title: Mini ICG 2"))
+    proc = subprocess.run([DECKPRESS, "build", str(game), "--out", str(out), "--quiet"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2
+    [line] = proc.stderr.splitlines()
+    assert line.startswith("deckpress: mini: cannot write ") and line.endswith(": No space left on device"), proc.stderr
+    assert "terminate called" not in proc.stderr and "Traceback" not in proc.stderr
+    assert _tree(out / "mini") == before  # the previous build, byte for byte
+    assert not list(out.glob(".staging-*"))
+    assert json.loads((out / "report.json").read_text())["games"]["mini"]["status"] == "failed"
+
+
+def test_ctrl_c_during_a_build_exits_130_with_one_line_and_no_worker_left(tmp_path):
+    out = tmp_path / "out"
+    # a real terminal sends SIGINT to the whole foreground process group: workers too
+    proc = subprocess.Popen([DECKPRESS, "build", str(CARDDATA / "apprentice"), str(CARDDATA / "enchant"), "--out", str(out), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not list(out.glob(".staging-*/*/*")) and time.monotonic() < deadline:  # wait until stages are writing
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert (proc.returncode, stderr) == (130, "deckpress: interrupted\n")
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert left == []
+    assert not list(out.glob(".staging-*")) and not (out / "apprentice").exists()
+
+
+def test_one_failing_game_of_a_multi_game_build_still_writes_every_outcome_to_the_report(tmp_path, monkeypatch):
+    real = runner.build_game
+
+    def failing(game_dir, settings, progress=None):
+        if Path(game_dir).name == "mini-plus":
+            raise OSError(28, "No space left on device")
+        return real(game_dir, settings, progress)
+
+    monkeypatch.setattr(runner, "build_game", failing)  # the forked workers inherit it
+    out = tmp_path / "out"
+    outcomes = runner.run_build([str(GAMES / "mini"), str(GAMES / "mini-plus")], BuildSettings(out_dir=str(out)))
+    assert [(o.game_id, o.status) for o in outcomes] == [("mini", "built"), ("mini-plus", "failed")]
+    report = json.loads((out / "report.json").read_text())["games"]
+    assert {k: v["status"] for k, v in report.items()} == {"mini": "built", "mini-plus": "failed"}
+    assert report["mini-plus"]["error"] == "No space left on device"
+    assert (out / "mini" / "manifest.json").is_file() and not (out / "mini-plus").exists()
+
+
+def test_the_same_build_from_two_working_directories_writes_the_same_bytes(tmp_path, game_copy):
+    # manifest.json, report.json and contact-sheet.html name files relative to the game's
+    # parent or the output folder, never to the working directory
+    game = game_copy("mini")
+    elsewhere = tmp_path / "deep" / "er"
+    elsewhere.mkdir(parents=True)
+    for cwd, target, out in ((game.parent, "mini", "out1"), (elsewhere, str(game), str(tmp_path / "out2"))):
+        proc = subprocess.run([DECKPRESS, "build", target, "--out", out, "--quiet"], capture_output=True, text=True, cwd=cwd, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+    one, two = _tree(tmp_path / "out1"), _tree(tmp_path / "out2")
+    assert sorted(one) == sorted(two) and "mini/proofs/contact-sheet.html" in one
+    assert [name for name in one if one[name] != two[name]] == []
+    manifest = json.loads(one["mini/manifest.json"])
+    assert {f["location"]["file"] for f in manifest["findings"]} <= {"mini/game.yaml", "mini/cards.yaml"}
+    assert json.loads(one["report.json"])["games"]["mini"]["folder"] == "../mini"  # relative to the output folder
