@@ -5,23 +5,30 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-APT_PACKAGES := liblouis20 liblouis-data python3-louis python3-venv ghostscript icc-profiles-free argyll
+APT_PACKAGES := liblouis20 liblouis-data python3-louis python3-venv icc-profiles-free argyll
+# Only the tests use Ghostscript (an independent rendering of CMYK patches and spot plates).
+TEST_APT_PACKAGES := ghostscript
+# The versions every machine installs (pip-compile output, used as constraints): the same
+# reportlab, pikepdf and pypdf everywhere, so the same input gives the same bytes. `make lock`
+# refreshes it; `make test-oldest` tests the lowest versions pyproject.toml allows.
+LOCK := requirements/lock.txt
+FLOORS := requirements/floors.txt
 # ICC profiles of the printing targets, built from Debian's characterisation data at setup
 # (scripts/build-icc.sh; generated, not committed).
 ICC_PROFILES := templates/targets/icc/FOGRA39L.icc templates/targets/icc/TR006.icc templates/targets/icc/TR003.icc
 STAMP := $(VENV)/.deckpress-installed
 
-.PHONY: build test bench setup clean a11y-setup
+.PHONY: build test bench setup clean a11y-setup lock test-oldest
 
 setup: $(STAMP) $(ICC_PROFILES)
 
 templates/targets/icc/%.icc: scripts/build-icc.sh | $(STAMP)
 	@scripts/build-icc.sh $* $@ $$(sed -n 's/^ink_limit: *//p' $$(grep -l '^characterisation: $*$$' templates/targets/*.yaml))
 
-$(STAMP): pyproject.toml scripts/ensure-system.sh scripts/link-louis.sh
+$(STAMP): pyproject.toml $(LOCK) scripts/ensure-system.sh scripts/link-louis.sh
 	@scripts/ensure-system.sh $(APT_PACKAGES)
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	@$(PY) -m pip install -q --disable-pip-version-check -e '.[test]'
+	@$(PY) -m pip install -q --disable-pip-version-check -c $(LOCK) -e '.[test]'
 	@scripts/link-louis.sh $(PY)
 	@touch $@
 
@@ -42,10 +49,26 @@ $(A11Y_STAMP): $(A11Y)/package.json $(A11Y)/package-lock.json scripts/ensure-sys
 	@touch $@
 
 test: setup a11y-setup
+	@scripts/ensure-system.sh $(TEST_APT_PACKAGES)
 	$(PY) -m pytest -q
+
+# Refresh the lock after changing a dependency in pyproject.toml (pip-tools in a venv of its own).
+lock:
+	@test -x .venv-lock/bin/pip-compile || ($(PYTHON) -m venv .venv-lock && .venv-lock/bin/pip install -q pip-tools)
+	.venv-lock/bin/pip-compile -q --extra test --strip-extras --no-emit-index-url --no-emit-find-links --allow-unsafe -o $(LOCK) pyproject.toml
+	@# a constraint needs no platform marker (it only pins what is installed anyway)
+	@sed -i 's/^\(reportlab==[^ ]*\) *;.*/\1/' $(LOCK)
+
+# The whole suite on the lowest versions pyproject.toml allows (requirements/floors.txt), in .venv-oldest.
+test-oldest: setup a11y-setup
+	@scripts/ensure-system.sh $(TEST_APT_PACKAGES)
+	@test -x .venv-oldest/bin/python || $(PYTHON) -m venv .venv-oldest
+	@.venv-oldest/bin/pip install -q --disable-pip-version-check -c $(FLOORS) -e '.[test]'
+	@scripts/link-louis.sh .venv-oldest/bin/python
+	.venv-oldest/bin/python -m pytest -q -p no:cacheprovider
 
 bench: setup
 	$(PY) -m pipeline.build.bench
 
 clean:
-	rm -rf output/*/ $(VENV) templates/targets/icc
+	rm -rf output/*/ $(VENV) .venv-oldest .venv-lock templates/targets/icc
