@@ -211,3 +211,16 @@ def test_a_base_url_needs_a_host_and_nothing_after_the_path(game_copy, base_url,
     f = _one(findings, "DA003")
     assert (code, _at(f)) == (1, ("game.yaml", line, 11))  # at the base_url key
     assert words in f["message"]
+
+
+def test_a_url_too_long_for_any_qr_version_is_qr001_not_an_encoder_error(game_copy):
+    # 3,000 characters: past a version-40 QR code's byte capacity at error correction M (2,331 bytes,
+    # ISO/IEC 18004 Table 7), so no version holds it; zxing-cpp's encoder would raise.
+    folder = game_copy("mini")
+    url = "https://cards.example.invalid/" + "a" * 2970 + "/"
+    _replace(folder, "game.yaml", 'base_url: "https://cards.example.invalid/mini/"', f'base_url: "{url}"')
+    code, findings = _check(folder)
+    assert code == 1
+    qr = [f for f in findings if f["code"] == "QR001"]
+    assert qr and all(f["location"]["card"] for f in qr)
+    assert {f["location"]["file"].rsplit("/", 1)[-1] for f in qr} == {"cards.yaml"}
