@@ -72,6 +72,31 @@ def test_draft_sheets_carry_the_slug_and_metadata_note(expansion_build):
             assert "/Author" not in info and str(info.Creator) == "deckpress"  # no publisher: in the data
 
 
+def test_the_draft_calibration_sheet_says_so_on_both_sides(expansion_build):
+    calibration = PdfReader(expansion_build / "sheets/apprentice-power-crystal-letter-duplex-calibration.pdf")
+    for page in calibration.pages:
+        assert "DRAFT - not for press · run box · duplex calibration" in page.extract_text()
+
+
+def test_stand_alone_press_files_are_drafts_too(tmp_path):
+    """Only `deckpress build --release` makes press files: render, uv and impose mark theirs."""
+    game = GAMES / "mini"
+    runner = CliRunner()
+    out = tmp_path / "out"
+    assert runner.invoke(app, ["render", str(game), "--out", str(out / "print")]).exit_code == 0
+    assert runner.invoke(app, ["uv", str(game), "--out", str(out / "uv")]).exit_code == 0
+    args = ["impose", str(game), "--fronts", str(out / "print/mini-fronts.pdf"), "--backs", str(out / "print/mini-backs.pdf"),
+            "--braille", str(out / "uv/mini-braille.pdf"), "--out", str(out / "sheets")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    pdfs = sorted(out.glob("*/*.pdf"))
+    assert len(pdfs) >= 8
+    for pdf_path in pdfs:
+        with pikepdf.open(pdf_path) as pdf:
+            assert str(pdf.docinfo.Title).startswith("DRAFT - not for press: "), pdf_path
+    assert "DRAFT - not for press · run box · mini · sheet 1/" in PdfReader(out / "sheets/mini-letter-fronts.pdf").pages[0].extract_text()
+
+
 def test_release_refuses_the_shipped_data_listing_every_cause(tmp_path):
     result = runner.invoke(app, ["build", str(CARDDATA / "apprentice-power-crystal"), "--release", "--out", str(tmp_path), "-q"])
     assert result.exit_code == 1, result.output

@@ -40,6 +40,19 @@ def _root(debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks f
     DebugState.debug = debug
 
 
+def _exit_interrupted() -> None:
+    """Ctrl-C: one line, exit 130 at once. The build's own clean-up (staging folders, the lock)
+    has run while the interrupt unwound; skipping the interpreter's exit handlers keeps
+    concurrent.futures' from writing to a worker pipe Ctrl-C already closed, which would print
+    an "Exception ignored" traceback. Workers die with the build (PR_SET_PDEATHSIG)."""
+    import os
+
+    err.print("deckpress: interrupted", markup=False)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(130)
+
+
 def main() -> None:
     """Console entry point: run the app; an internal error becomes one line and exit 2 unless
     ``--debug``; Ctrl-C prints ``deckpress: interrupted`` and exits 130 (128 + SIGINT)."""
@@ -61,12 +74,10 @@ def main() -> None:
         app()
     except SystemExit as exc:
         if interrupted and exc.code not in (0, None):
-            err.print("deckpress: interrupted", markup=False)
-            sys.exit(130)
+            _exit_interrupted()
         raise
     except KeyboardInterrupt:
-        err.print("deckpress: interrupted", markup=False)
-        sys.exit(130)
+        _exit_interrupted()
     except Exception as exc:  # the last line of defence: no traceback for users
         if DebugState.debug or "--debug" in sys.argv:
             raise

@@ -105,6 +105,7 @@ def render(
     with exit_on(LayoutError, PdfxError, OutputError), exit_on(UnknownClassError, code=1):
         fronts = render_fronts(deck, folder / f"{deck.game.id}-fronts.pdf")
         backs = render_backs(deck, folder / f"{deck.game.id}-backs.pdf")
+        _mark_draft(deck, [fronts.path, backs.path])
     findings = list(fronts.findings) + list(backs.findings)
     if verify_qr:
         layout = load_layout()
@@ -112,6 +113,18 @@ def render(
         findings += decode_qr(fronts.path, [(c.id, deck.game.archive.url_for(c)) for c in deck.cards], box)
     out.print(f"wrote {fronts.path} ({len(fronts.pages)} fronts) and {backs.path} ({len(backs.pages)} backs)", markup=False)
     finish_with_findings(deck, findings)
+
+
+def _mark_draft(deck, paths) -> None:
+    """Stamp the PDFs a stand-alone command wrote as drafts (Title and Subject), as a build
+    without ``--release`` does: only ``deckpress build --release`` makes press files."""
+    from pipeline.build.release import document_info, draft_counts
+    from pipeline.render.docinfo import set_document_info
+
+    info = document_info(deck, "box", False, draft_counts(deck))
+    for path in paths:
+        if Path(path).suffix == ".pdf":
+            set_document_info(path, info)
 
 
 def _front_pages_or_exit(fronts: Path, cards: int, game_dir: Path) -> None:
@@ -168,6 +181,7 @@ def uv(
         written = list(package.paths)
         if fronts is not None:
             written.append(merge_spot_plate(fronts, package.layer, folder / f"{deck.game.id}-fronts+braille.pdf"))
+        _mark_draft(deck, written)
     for path in written:
         out.print(f"wrote {path}", markup=False)
     finish_with_findings(deck, list(findings) + list(package.findings) + clearance_findings(blocks, deck=deck))
@@ -191,6 +205,7 @@ def impose(
     from pipeline.render.deck_pdf import UnknownClassError, unknown_class_findings
     from pipeline.render.formpages import CardPdfError
     from engine.backs import deck_faces
+    from pipeline.build.release import slug_note
     from pipeline.render.impose import deck_copies, impose as impose_sheets
     from pipeline.render.sheets import ImpositionError, get_sheet
 
@@ -212,7 +227,8 @@ def impose(
         for name in sheet or ["letter"]:
             # the PDFs' page labels must be the data's card and class ids: a stale PDF is refused (exit 2)
             result = impose_sheets(fronts, backs, braille, get_sheet(name).with_back_offset(dx, dy), copies, out_dir or base / "sheets", gid,
-                                   front_ids=card_ids, back_ids=back_ids)
+                                   front_ids=card_ids, back_ids=back_ids, note=slug_note("box", False))
+            _mark_draft(deck, result.paths)
             out.print(f"{name}: {result.cols}×{result.rows} {result.orientation}, {result.faces} cards on {result.sheets} sheet(s)", markup=False)
             for path in result.paths:
                 out.print(f"wrote {path}", markup=False)

@@ -215,7 +215,7 @@ def instructions(grid: Grid, side: str) -> str:
             f"A reading beyond {SCALE_MM} mm means a misfeed or the wrong flip, not an offset to enter.")
 
 
-def plan_notes(grid: Grid, side: str, font: str, text: str | None = None, size: float = NOTE_SIZE) -> NotePlan:
+def plan_notes(grid: Grid, side: str, font: str, text: str | None = None, size: float = NOTE_SIZE, note: str = "") -> NotePlan:
     """Wrap ``text`` (default :func:`instructions`) into the lanes of :func:`note_lanes`, word by word.
 
     The slug (drawn by :func:`write_calibration` below the first column) is kept clear.
@@ -226,7 +226,7 @@ def plan_notes(grid: Grid, side: str, font: str, text: str | None = None, size: 
     spec = grid.spec
     regular = face("regular")
     ascent, descent = regular.ascent * size, -regular.descent * size
-    slug_text = _slug(grid, side)
+    slug_text = _slug(grid, side, note)
     sx, sy, ssize = marks.slug_position(grid, side, stringWidth(slug_text, font, spec.slug.size), spec.slug.size, spec.slug.gap)
     slug = Rect(sx, sy + regular.descent * ssize, sx + stringWidth(slug_text, font, ssize), sy + regular.ascent * ssize)
     lanes = note_lanes(grid, side, size, spec.slug.gap, obstacles(grid, side, slug), ascent, descent)
@@ -258,11 +258,11 @@ class TickLabel:
 TICK, LONG_TICK = 2.0, 4.0
 
 
-def notes_cut_findings(grid: Grid, font: str, calibration: Path) -> list[Finding]:
+def notes_cut_findings(grid: Grid, font: str, calibration: Path, note: str = "") -> list[Finding]:
     """IM006 for each side of the calibration sheet (written at ``calibration``) whose instructions do not fit its margins."""
     out: list[Finding] = []
     for side in ("front", "back"):
-        left_over = plan_notes(grid, side, font).left_over
+        left_over = plan_notes(grid, side, font, note=note).left_over
         if left_over:
             out.append(NOTES_CUT.finding(
                 f"the {side} of the {grid.spec.name} calibration sheet has no room for the end of its instructions: "
@@ -314,9 +314,10 @@ def scale_labels(cx: float, cy: float, size: float = TICK_LABEL_SIZE, reach_mm: 
     return out
 
 
-def _slug(grid: Grid, side: str) -> str:
+def _slug(grid: Grid, side: str, note: str = "") -> str:
+    """The calibration sheet's slug line; ``note`` (the build's draft mark and run) heads it."""
     spec, off = grid.spec, grid.spec.back_offset
-    return (f"duplex calibration · {side} · {spec.name} {grid.orientation} · {spec.flip} flip · back offset "
+    return (f"{note + ' · ' if note else ''}duplex calibration · {side} · {spec.name} {grid.orientation} · {spec.flip} flip · back offset "
             f"{pt_to_mm(off.dx):+.2f}, {pt_to_mm(off.dy):+.2f} mm")
 
 
@@ -337,13 +338,14 @@ def _draw_note(canvas: Canvas, line: NoteLine, font: str) -> None:
     canvas.restoreState()
 
 
-def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "") -> Path:
+def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", note: str = "") -> Path:
     """A duplex calibration sheet: page 1 (front) and page 2 (back), crop marks, cross-hairs, instructions.
 
     The front has a 10 mm cross-hair at each slot's trim centre; the back has one at each
     slot's back trim centre (mirrored for the flip, back offset applied) carrying a scale
     of 1 mm ticks to ±5 mm (:func:`scale_ticks`), numbered (:func:`scale_labels`). Each side carries its
-    instructions (:func:`plan_notes`) outside the cards, and the slug. Finished as
+    instructions (:func:`plan_notes`) outside the cards, and the slug (headed by ``note``, the
+    build's draft mark). Finished as
     PDF/X-1a:2003. Returns ``path``.
     """
     spec = grid.spec
@@ -366,10 +368,10 @@ def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "") 
                     _draw_label(canvas, label, font, TICK_LABEL_SIZE)
         for t in marks.registration_targets(grid, side, spec.registration.radius):
             marks.draw_target(canvas, t, spec.registration.weight)
-        text = _slug(grid, side)
+        text = _slug(grid, side, note)
         x, y, size = marks.slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap)
         marks.draw_text(canvas, text, x, y, size, font)
-        for line in plan_notes(grid, side, font).lines:
+        for line in plan_notes(grid, side, font, note=note).lines:
             _draw_note(canvas, line, font)
         canvas.showPage()
     canvas.save()

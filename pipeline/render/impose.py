@@ -300,8 +300,8 @@ def impose(
         findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font, note)
     if braille is not None:
         findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font, note)
-    calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})")
-    findings += _sheet_findings(grid, font, calibration, paths, with_backs=backs is not None)
+    calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})", note)
+    findings += _sheet_findings(grid, font, calibration, paths, with_backs=backs is not None, note=note)
 
     placements = tuple(
         Placement(k // grid.per_sheet + 1, k % grid.per_sheet, front_faces[k], back_faces[k],
@@ -351,11 +351,11 @@ def _read_sources(fronts_pdf: str | Path | CardPages, backs_pdf: str | Path | Ca
     return fronts, backs, braille
 
 
-def _sheet_findings(grid: Grid, font: str, calibration: Path, paths: dict[str, Path], with_backs: bool) -> list[Finding]:
+def _sheet_findings(grid: Grid, font: str, calibration: Path, paths: dict[str, Path], with_backs: bool, note: str = "") -> list[Finding]:
     """IM006 (calibration instructions cut), IM005 (back offset over 5 mm) and IM001 (crop marks cut
     short by the sheet edge) for the sheets just written to ``paths`` (by side) and ``calibration``."""
     spec = grid.spec
-    findings = notes_cut_findings(grid, font, calibration)
+    findings = notes_cut_findings(grid, font, calibration, note)
     dx_mm, dy_mm = pt_to_mm(spec.back_offset.dx), pt_to_mm(spec.back_offset.dy)
     if max(abs(dx_mm), abs(dy_mm)) > LARGE_OFFSET_MM + 1e-9:
         findings.append(LARGE_BACK_OFFSET.finding(
