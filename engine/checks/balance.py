@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterator
 
-from engine.checks.claims import class_lists, sentence_spans
+from engine.checks.claims import class_lists, class_sentences
 from engine.checks.common import at, quote, rulebook_of, words
 from engine.findings import Severity
 from engine.model import Card, Deck
@@ -108,27 +108,22 @@ def rulebook_balance_claim_wrong(deck: Deck, ctx) -> Iterator[Problem]:
     stats = scoped if len(scoped) >= 2 else stats  # "each class" means the classes the rulebook lists
     if len(stats) < 2:
         return
-    for p in rb.paragraphs():
-        lowered = p.text.lower()
-        if "class" not in lowered and "faction" not in lowered:
+    for p, s, sentence in class_sentences(rb):
+        m = _CLAIM.search(sentence)
+        if m is None:
             continue
-        for s, e in sentence_spans(p.text):
-            sentence = p.text[s:e]
-            m = _CLAIM.search(sentence)
-            if m is None:
-                continue
-            rest = re.split(r"[;:]", sentence[m.start():], maxsplit=1)[0]  # the clause of the claim
-            aspects = [a for a, rx in (("cards", _CARDS), ("power", _POWER)) if rx.search(rest)]
-            if not aspects and re.search(r"\bbalanced\b", rest, re.I):
-                aspects = ["cards", "power"]
-            wrong = [w for w in (_unequal(stats, a) for a in aspects) if w]
-            if not wrong:
-                continue
-            ignored = sorted({k for st in stats for k in st.keywords})
-            note = f" (keyword effects not counted: {', '.join(ignored)})" if ignored and any("power" in w for w in wrong) else ""
-            yield Problem(
-                f"the rulebook says the classes are equal ({quote(sentence, 80)}) but the data's {'; '.join(wrong)}{note}",
-                at(rb, p.line_at(s + m.start()), p.column_at(s + m.start())),
-                "balance the classes in cards.yaml, or say in the rulebook how they differ (deckpress check --stats)",
-                (deck.game.where("classes"),),
-            )
+        rest = re.split(r"[;:]", sentence[m.start():], maxsplit=1)[0]  # the clause of the claim
+        aspects = [a for a, rx in (("cards", _CARDS), ("power", _POWER)) if rx.search(rest)]
+        if not aspects and re.search(r"\bbalanced\b", rest, re.I):
+            aspects = ["cards", "power"]
+        wrong = [w for w in (_unequal(stats, a) for a in aspects) if w]
+        if not wrong:
+            continue
+        ignored = sorted({k for st in stats for k in st.keywords})
+        note = f" (keyword effects not counted: {', '.join(ignored)})" if ignored and any("power" in w for w in wrong) else ""
+        yield Problem(
+            f"the rulebook says the classes are equal ({quote(sentence, 80)}) but the data's {'; '.join(wrong)}{note}",
+            at(rb, p.line_at(s + m.start()), p.column_at(s + m.start())),
+            "balance the classes in cards.yaml, or say in the rulebook how they differ (deckpress check --stats)",
+            (deck.game.where("classes"),),
+        )

@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from typing import Iterator
 from functools import lru_cache
 
 from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, to_int
@@ -115,6 +116,17 @@ def _breaks(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Sentence breaks of ``text``, found once per text: (break starts, break ends)."""
     found = [(m.start(), m.end()) for m in _SENTENCE_BREAK.finditer(text)]
     return tuple(a for a, _ in found), tuple(b for _, b in found)
+
+
+def class_sentences(rb) -> Iterator[tuple[object, int, str]]:
+    """Every sentence of the rulebook's paragraphs that speak of classes or factions, as
+    ``(paragraph, start offset in the paragraph, sentence text)``."""
+    for p in rb.paragraphs():
+        lowered = p.text.lower()
+        if "class" not in lowered and "faction" not in lowered:
+            continue
+        for s, e in sentence_spans(p.text):
+            yield p, s, p.text[s:e]
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:

@@ -16,7 +16,7 @@ import re
 from bisect import bisect_left
 from typing import Iterator
 
-from engine.checks.claims import class_lists, sentence_spans
+from engine.checks.claims import class_lists, class_sentences
 from engine.checks.common import at, quote, quote_around, rulebook_of, words
 from engine.findings import Severity
 from engine.model import Deck
@@ -134,24 +134,19 @@ def rulebook_class_reference_unknown(deck: Deck, ctx) -> Iterator[Problem]:
     listed = {tuple(words(n)) for cl in class_lists(rb) for n, _, _ in cl.names}
     names = ", ".join(c.name for c in classes)
     hint = _hint(deck, rb)
-    for p in rb.paragraphs():
-        lowered = p.text.lower()
-        if "class" not in lowered and "faction" not in lowered:
-            continue
-        for s, e in sentence_spans(p.text):
-            sentence = p.text[s:e]
-            for m in _CLASS_COUNT.finditer(sentence):
-                n = to_int(m.group("n"))
-                if n is not None and n >= 2 and n not in counts:
-                    yield Problem(
-                        f"the rulebook speaks of {n} {m.group('what').lower()} ({quote_around(sentence, m.start(), m.end())}) but the data has {len(classes)}: {names}",
-                        at(rb, p.line_at(s + m.start()), p.column_at(s + m.start())), hint, (deck.game.where("classes"),))
-            for m in _CLASS_NAME.finditer(sentence):
-                parts = [w for w in m.group("name").split() if w.lower() not in _GENERIC]
-                key = tuple(words(" ".join(parts)))
-                if not key or key in known or key in listed or any(key == k[-len(key):] for k in known):
-                    continue
-                at_ = s + m.start() + m.group(0).find(parts[0])
+    for p, s, sentence in class_sentences(rb):
+        for m in _CLASS_COUNT.finditer(sentence):
+            n = to_int(m.group("n"))
+            if n is not None and n >= 2 and n not in counts:
                 yield Problem(
-                    f"the rulebook names the {m.group('what').lower()} '{' '.join(parts)}' ({quote_around(sentence, m.start(), m.end())}), which the data does not have (classes: {names})",
-                    at(rb, p.line_at(at_), p.column_at(at_)), hint, (deck.game.where("classes"),))
+                    f"the rulebook speaks of {n} {m.group('what').lower()} ({quote_around(sentence, m.start(), m.end())}) but the data has {len(classes)}: {names}",
+                    at(rb, p.line_at(s + m.start()), p.column_at(s + m.start())), hint, (deck.game.where("classes"),))
+        for m in _CLASS_NAME.finditer(sentence):
+            parts = [w for w in m.group("name").split() if w.lower() not in _GENERIC]
+            key = tuple(words(" ".join(parts)))
+            if not key or key in known or key in listed or any(key == k[-len(key):] for k in known):
+                continue
+            at_ = s + m.start() + m.group(0).find(parts[0])
+            yield Problem(
+                f"the rulebook names the {m.group('what').lower()} '{' '.join(parts)}' ({quote_around(sentence, m.start(), m.end())}), which the data does not have (classes: {names})",
+                at(rb, p.line_at(at_), p.column_at(at_)), hint, (deck.game.where("classes"),))
