@@ -116,17 +116,29 @@ def game_sources(game_dir: Path) -> list[Path]:
     return sorted(p for d in seen if d.is_dir() for p in d.rglob("*") if p.is_file())
 
 
+@lru_cache(maxsize=1)
+def code_digest() -> bytes:
+    """sha256 over the names (relative to the repository) and bytes of deckpress's code and templates.
+
+    Hashed once per process: a build of four games hashed the same ~670 files four times.
+    """
+    digest = hashlib.sha256()
+    for path in sorted(p for d in CODE_DIRS for p in d.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(os.path.relpath(path, ROOT).encode())
+        digest.update(path.read_bytes())
+    return digest.digest()
+
+
 def build_key(game_dir: Path, settings: dict) -> str:
     """sha256 over data, templates, code, versions and settings (see module docs)."""
     digest = hashlib.sha256()
     # Names relative to the game's parent folder and to the repository, so the same data
     # and code give the same key (and manifest) in any clone.
     game_parent = game_dir.resolve().parent
-    named = [(os.path.relpath(p, game_parent), p) for p in game_sources(game_dir)]
-    named += [(os.path.relpath(p, ROOT), p) for p in sorted(p for d in CODE_DIRS for p in d.rglob("*") if p.is_file() and "__pycache__" not in p.parts)]
-    for name, path in named:
-        digest.update(name.encode())
+    for path in game_sources(game_dir):
+        digest.update(os.path.relpath(path, game_parent).encode())
         digest.update(path.read_bytes())
+    digest.update(code_digest())
     digest.update(json.dumps(settings, sort_keys=True).encode())
     rulebook = Path(str(settings.get("rulebook") or ""))
     if settings.get("rulebook") and rulebook.is_file():  # --rulebook's text becomes the rulebook volume

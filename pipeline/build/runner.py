@@ -31,7 +31,6 @@ from pipeline.build.manifest import build_key, game_id_of, is_current, write_man
 from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable
 from engine.runs import run_deck
 from pipeline.build.partial import findings_of_other_stages, keep_other_outputs
-from pipeline.build.release import document_info, draft_counts, stamp_press_files
 from pipeline.build.report import GameOutcome, cached_outcome, failed_outcome, write_report
 from pipeline.build.settings import BuildSettings
 from pipeline.build.stages import FOLDERS, SEQUENTIAL, STAGES, branches, import_stage_modules, stages_to_run
@@ -52,6 +51,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
     Raises :class:`pipeline.common.files.OutputError` when the output cannot be written.
     """
     from engine.load import DataError, load_game
+    from pipeline.build.release import draft_counts  # imported here: it pulls in every engine check, which an unchanged rebuild never needs
 
     report = progress or (lambda game, stage: None)
     out_root = Path(settings.out_dir)
@@ -122,6 +122,7 @@ def _run_stages(job: Job, game_id: str, report: Progress) -> list[Finding] | Non
     designer sees every error they raise at once, as ``deckpress check`` shows them.
     """
     from engine.registry import Selection, filter_findings
+    from pipeline.build.release import document_info, draft_counts, stamp_press_files
     from pipeline.render.deck_pdf import UnknownClassError
 
     settings, deck = job.settings, job.game_deck
