@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from engine.findings import Finding
+from pipeline.build.schedule import longest_first
 from pipeline.build.stages import STAGES
 
 if TYPE_CHECKING:
@@ -62,8 +63,9 @@ def run_chains(job: Job, chains: list[list[str]]) -> list[Finding]:
         return [f for chain in chains for f in _run_chain(job, chain)]
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=die_with_parent)
     try:
-        futures = [pool.submit(_run_chain, job, chain) for chain in chains]
-        findings = [f for future in futures for f in future.result()]
+        # Longest chain first (pipeline.build.schedule); findings are collected in table order.
+        futures = {i: pool.submit(_run_chain, job, chains[i]) for i in longest_first(chains)}
+        findings = [f for i in range(len(chains)) for f in futures[i].result()]
     except BaseException:
         end_workers(pool)
         raise
