@@ -29,6 +29,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.units import mm_to_pt
 from pipeline.common.layout import CardLayout, load_layout
+from pipeline.render.pdfpaths import circle_operators
 from pipeline.render.pdfx import finish
 from pipeline.render.tactile import ALTERNATE_CMYK, TactileError, check_spot_name, render_braille_layer, to_pdf
 from pipeline.render.uv.ocg import BRAILLE, WHITE, mark_pdf_bytes
@@ -50,25 +51,6 @@ class Disc:
     colour: CMYKColor
     diameter_mm: float
     dots: tuple[Dot, ...]
-
-
-#: Control-point distance of a quarter circle drawn as one cubic Bézier, per unit radius:
-#: 4/3·(√2 − 1) (error 0.027 % of the radius), the value PDF producers and reportlab use.
-KAPPA = 4 / 3 * (2 ** 0.5 - 1)
-
-
-def circle_operators(centres: Sequence[tuple[float, float]], r: float) -> str:
-    """PDF path operators (``m``, four ``c``, ``h`` per circle; pt, 3 decimals) for circles of
-    radius ``r`` pt at ``centres``, counter-clockwise from the rightmost point, to be filled."""
-    k = KAPPA * r
-    out = []
-    for x, y in centres:
-        out.append(
-            f"{x + r:.3f} {y:.3f} m {x + r:.3f} {y + k:.3f} {x + k:.3f} {y + r:.3f} {x:.3f} {y + r:.3f} c "
-            f"{x - k:.3f} {y + r:.3f} {x - r:.3f} {y + k:.3f} {x - r:.3f} {y:.3f} c "
-            f"{x - r:.3f} {y - k:.3f} {x - k:.3f} {y - r:.3f} {x:.3f} {y - r:.3f} c "
-            f"{x + k:.3f} {y - r:.3f} {x + r:.3f} {y - k:.3f} {x + r:.3f} {y:.3f} c h")
-    return "\n".join(out)
 
 
 def layer_spot_name(spot: str, layer: int) -> str:
