@@ -14,6 +14,8 @@ archive show these images.
 
 from __future__ import annotations
 
+import bisect
+import re
 import tempfile
 import zlib
 from functools import lru_cache
@@ -48,6 +50,73 @@ def _instructions(stream_owner, target: PrintTarget) -> list:
     return out
 
 
+# String literals and comments, skipped whole (a "1 k" inside a string is no operator;
+# reportlab escapes every parenthesis inside a string), and the colour operators as tokens.
+_SKIPPED = re.compile(rb"\((?:\\.|[^\\()])*\)|%[^\r\n]*")
+_COLOUR_OP = re.compile(rb"(?<=\s)[kKgG](?=\s|\Z)")
+_NUM = rb"[-+]?(?:\d+\.?\d*|\.\d+)"
+# The operands just before an operator: whole number tokens (a delimiter or the start before them).
+_CMYK_OPERANDS = re.compile(rb"(?<![^\s\[\]()<>{}/%])(?:" + _NUM + rb"\s+){4}\Z")
+_DELIMITER = re.compile(rb"[\s\[\]()<>{}/%]")
+_GRAY_OPERANDS = re.compile(rb"(?<![^\s\[\]()<>{}/%])" + _NUM + rb"\s+\Z")
+# Inline images (BI … ID … EI) carry binary data the byte-level rewrite cannot skip: a stream
+# with one goes through pikepdf's full parser instead.
+_INLINE_IMAGE = re.compile(rb"(?<![^\s])(?:BI|ID)(?![^\s])")
+_OPEN_PAREN = re.compile(rb"(?<!\\)\(")
+
+
+def _number(v: float) -> bytes:
+    return (f"{v:.4f}".rstrip("0").rstrip(".") or "0").encode()
+
+
+def _rewrite_colours(data: bytes, target: PrintTarget) -> bytes | None:
+    """``data`` (a decoded content stream) with every k/K/g/G as its sRGB rg/RG soft proof, or
+    None when the stream holds an inline image, a string with an unescaped parenthesis nested
+    in it, or a colour operator whose operands are not plain numbers (then the caller parses it
+    with pikepdf).
+
+    Same colours as :func:`_instructions` (the same :func:`_rgb`), every other byte untouched:
+    several times faster than parsing the stream into Python objects and writing it back."""
+    if _INLINE_IMAGE.search(data):
+        return None
+    skipped = [m.span() for m in _SKIPPED.finditer(data)]
+    if sum(data[a] == 0x28 for a, _ in skipped) != len(_OPEN_PAREN.findall(data)):
+        return None  # an unescaped parenthesis nested in a string: the spans above are wrong
+    starts = [a for a, _ in skipped]
+    out, done = [], 0
+    for match in _COLOUR_OP.finditer(data):
+        at = match.start()
+        i = bisect.bisect_right(starts, at) - 1
+        if i >= 0 and at < skipped[i][1]:
+            continue  # inside a string or comment
+        op = match.group(0)
+        head = data[max(done, at - 96):at]
+        found = (_CMYK_OPERANDS if op in b"kK" else _GRAY_OPERANDS).search(head)
+        if found is None:
+            return None
+        begin, operands = at - len(head) + found.start(), found.group(0).split()
+        if found.start() == 0 and begin > done and not _DELIMITER.match(data, begin - 1):
+            return None  # the 96-byte window cut a token: let pikepdf read it
+        values = [float(v) for v in operands]
+        cmyk = tuple(values) if op in b"kK" else (0.0, 0.0, 0.0, 1.0 - values[0])
+        out += [data[done:begin], b" ".join(_number(v) for v in _rgb(cmyk, target)), b" rg" if op in b"kg" else b" RG"]
+        done = at + 1
+    out.append(data[done:])
+    return b"".join(out)
+
+
+def _proofed_stream(owner, target: PrintTarget) -> bytes:
+    """The soft-proofed bytes of a page's or Form XObject's content (see :func:`_rewrite_colours`)."""
+    if isinstance(owner, pikepdf.Page):
+        contents = owner.obj.get("/Contents")
+        streams = list(contents) if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
+        data = b"\n".join(c.read_bytes() for c in streams)  # an array is one content stream (ISO 32000-1 §7.8.2)
+    else:
+        data = owner.read_bytes()
+    fast = _rewrite_colours(data, target)
+    return fast if fast is not None else pikepdf.unparse_content_stream(_instructions(owner, target))
+
+
 def _proof_image(xobject: pikepdf.Stream, target: PrintTarget) -> None:
     if xobject.get("/ColorSpace") != Name.DeviceCMYK:
         return
@@ -71,7 +140,7 @@ def _proof_resources(pdf: pikepdf.Pdf, resources, target: PrintTarget, seen: set
         if xobject.get("/Subtype") == Name.Image:
             _proof_image(xobject, target)
         elif xobject.get("/Subtype") == Name.Form:
-            xobject.write(pikepdf.unparse_content_stream(_instructions(xobject, target)))
+            xobject.write(_proofed_stream(xobject, target))
             _proof_resources(pdf, xobject.get("/Resources") or {}, target, seen)
 
 
@@ -89,7 +158,7 @@ def soft_proof_pdf(source: str | Path, dest: str | Path, target: PrintTarget | s
     with pdf:
         seen: set = set()
         for page in pdf.pages:
-            page.obj.Contents = pdf.make_stream(pikepdf.unparse_content_stream(_instructions(page, target)))
+            page.obj.Contents = pdf.make_stream(_proofed_stream(page, target))
             _proof_resources(pdf, page.obj.get("/Resources") or {}, target, seen)
         pdf.save(dest, deterministic_id=True)
     return Path(dest)
