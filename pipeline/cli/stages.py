@@ -77,6 +77,7 @@ def dice(
     deck = load_or_exit(game_dir, Format.text)
     with exit_on(OutputError):
         sheets = render_dice(deck, out_dir or Path("output") / deck.game.id / "dice")
+        _mark_draft(deck, [s.path for s in sheets])
     for sheet in sheets:
         out.print(f"wrote {sheet.path}", markup=False)
     finish_with_findings(deck, [f for s in sheets for f in s.findings])
