@@ -6,8 +6,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := liblouis20 liblouis-data python3-louis python3-venv icc-profiles-free argyll
-# Only the tests use Ghostscript (an independent rendering of CMYK patches and spot plates).
-TEST_APT_PACKAGES := ghostscript
+# Only the tests use Ghostscript (an independent rendering of CMYK patches and spot plates) and
+# DejaVu Sans (the archive's braille font, whose dots tests/test_archive_braille_size.py measures).
+TEST_APT_PACKAGES := ghostscript fonts-dejavu-core
 # The versions every machine installs (pip-compile output, used as constraints): the same
 # reportlab, pikepdf and pypdf everywhere, so the same input gives the same bytes. `make lock`
 # refreshes it; `make test-oldest` tests the lowest versions pyproject.toml allows.

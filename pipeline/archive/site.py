@@ -38,6 +38,7 @@ from pipeline.braille.cells import dots
 from pipeline.braille.dice import encode_die, key_text
 from pipeline.braille.fields import indicator_note, standalone_letter
 from pipeline.braille.layout import REFERENCE_TEXT
+from pipeline.dice.plan import BAR_MM, GAP_MM
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import TEMPLATES
 from pipeline.common.raster import png_bytes
@@ -109,13 +110,23 @@ def die_view(die: Die) -> dict:
     where = "to the left of" if die.braille_position == "left" else "below"
     explanation = (
         "Each face shows its number in print and one braille letter without a numeric indicator: "
-        f"1 is a, 2 is b and so on. The braille sits {where} the print number; hold the die so the print "
-        "reads upright before reading the braille, because some letters read as others when turned."
+        f"1 is a, 2 is b and so on. The braille sits {where} the print number. {orientation_bar_text()} "
+        "Turned the other way, some letters read as others: upside down, d reads as h and f as j."
         if die.encoding == "letters"
         else "Each face shows its number in print and in standard UEB braille: the numeric indicator, "
-        f"then the digits. The braille sits {where} the print number."
+        f"then the digits. The braille sits {where} the print number. {orientation_bar_text()}"
     )
     return {"id": die.id, "name": die.name, "faces": die.faces, "key": key_text(die), "explanation": explanation, "key_rows": rows}
+
+
+def orientation_bar_text() -> str:
+    """The sentence that tells a reader how a die face shows which way is up: the orientation bar
+    :mod:`pipeline.dice.plan` puts below every face's numeral and braille (:data:`~pipeline.dice.plan.BAR_MM`,
+    raised by the braille dot height on the 3D model, printed on the paper die)."""
+    width, height = BAR_MM
+    return (f"Below both runs a short bar, {width:g} mm long and {height:g} mm wide, {GAP_MM:g} mm under them: "
+            "on the 3D-printed die it is raised like the braille dots (on the paper die it is printed). "
+            "Turn the die until the bar lies below the braille, nearest you: then the braille reads upright.")
 
 
 @dataclass(frozen=True)
