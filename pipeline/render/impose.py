@@ -7,7 +7,8 @@ copies to print. Outputs, in ``out_dir``:
 - ``<game>-<sheet>-fronts.pdf``, ``-backs.pdf``, ``-braille.pdf``: one page per press sheet;
   the braille sheets carry the braille pages at exactly the fronts' positions;
 - ``<game>-<sheet>-duplex-calibration.pdf``: a two-page (front, back) sheet of cross-hairs, the
-  back's numbered in mm, with printed instructions (:mod:`pipeline.render.calibration`);
+  back's numbered in mm, with printed instructions (a third page when they do not fit,
+  :mod:`pipeline.render.calibration`);
 - ``<game>-<sheet>-imposition.json``: every placed card's trim box on each sheet (pt).
 
 How a card is placed: each unique source page becomes one Form XObject (its content
@@ -38,24 +39,13 @@ from engine.registry import declare
 from engine.units import pt_to_mm
 from pipeline.common.files import write_bytes, write_text
 from pipeline.render import marks
-from pipeline.render.calibration import SCALE_MM, notes_cut_findings, write_calibration
+from pipeline.render.calibration import SCALE_MM, write_calibration
+from pipeline.render.marks import MARK_SHORTENED  # noqa: F401 (declared with the marks; re-exported)
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
 from pipeline.render.pdfx import PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
 from pipeline.render.uv.ocg import register_ocgs_bytes
 
-MARK_SHORTENED = declare(
-    "IM001",
-    "crop-mark-shortened",
-    Severity.warning,
-    """A crop mark had to be cut short because the sheet ends within its length (6 mm by default).
-
-    Short marks are harder to cut to; widen the sheet margin or pick a larger sheet.
-
-    Fails: a sheet preset with ``margin: 0.1in``: the bottom marks run 1.3 mm instead of 6 mm.
-    Passes: the shipped presets (0.25 in margins leave room for full 6 mm marks).
-    """,
-)
 PAGE_MISMATCH = declare(
     "IM002",
     "card-page-mismatch",
@@ -203,7 +193,8 @@ def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: lis
     the sheets are written as they are and an IM004 finding says why.
     """
     count = grid.sheets_for(len(faces))
-    data = marks.marks_pdf(grid, side, [_slug(game_id, grid, side, n, count, note) for n in range(1, count + 1)], font)
+    slugs = [_slug(game_id, grid, side, n, count, note) for n in range(1, count + 1)]
+    data = marks.marks_pdf(grid, side, slugs, font)
     writer = PdfWriter()
     for n, marks_page in enumerate(PdfReader(io.BytesIO(data)).pages):
         sheet = writer.add_page(marks_page)
@@ -223,7 +214,7 @@ def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: lis
         write_bytes(path, data)
         return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X-1a: {exc}", Location(str(source.path)),
                                  "impose the PDF/X print PDFs deckpress renders, or preflight these sheets")]
-    return []
+    return marks.slug_findings(grid, side, slugs, font, str(path))
 
 
 def _check_pages(source: CardPages, reference: PageBoxes, used: set[int], findings: list[Finding]) -> None:
@@ -272,7 +263,7 @@ def impose(
     (its back ids), the fronts and braille layer, and the backs, must match them page for
     page (:func:`check_page_ids`; :class:`StaleCardPdfError` otherwise). Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
     IM003 (page without TrimBox), IM004 (sources not PDF/X-1a, so neither are the sheets),
-    IM005 (back offset over 5 mm on an axis), IM006 (calibration instructions cut for want of margin).
+    IM005 (back offset over 5 mm on an axis), IM007 (no room for the slug line).
     ``note`` heads every sheet's slug line (the build's draft mark and print run).
     """
     from pipeline.render.fonts import face
@@ -301,7 +292,7 @@ def impose(
     if braille is not None:
         findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font, note)
     calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})", note)
-    findings += _sheet_findings(grid, font, calibration, paths, with_backs=backs is not None, note=note)
+    findings += _sheet_findings(grid, calibration, paths, with_backs=backs is not None)
 
     placements = tuple(
         Placement(k // grid.per_sheet + 1, k % grid.per_sheet, front_faces[k], back_faces[k],
@@ -351,11 +342,11 @@ def _read_sources(fronts_pdf: str | Path | CardPages, backs_pdf: str | Path | Ca
     return fronts, backs, braille
 
 
-def _sheet_findings(grid: Grid, font: str, calibration: Path, paths: dict[str, Path], with_backs: bool, note: str = "") -> list[Finding]:
-    """IM006 (calibration instructions cut), IM005 (back offset over 5 mm) and IM001 (crop marks cut
-    short by the sheet edge) for the sheets just written to ``paths`` (by side) and ``calibration``."""
+def _sheet_findings(grid: Grid, calibration: Path, paths: dict[str, Path], with_backs: bool) -> list[Finding]:
+    """IM005 (back offset over 5 mm) and IM001 (crop marks cut short or left out at the printable
+    area's edge) for the sheets just written to ``paths`` (by side) and ``calibration``."""
     spec = grid.spec
-    findings = notes_cut_findings(grid, font, calibration, note)
+    findings: list[Finding] = []
     dx_mm, dy_mm = pt_to_mm(spec.back_offset.dx), pt_to_mm(spec.back_offset.dy)
     if max(abs(dx_mm), abs(dy_mm)) > LARGE_OFFSET_MM + 1e-9:
         findings.append(LARGE_BACK_OFFSET.finding(
@@ -363,12 +354,7 @@ def _sheet_findings(grid: Grid, font: str, calibration: Path, paths: dict[str, P
             f"(the calibration scale reads ±{SCALE_MM} mm)", Location(str(paths["back"] if with_backs else calibration)),
             "check the sign and the unit of --back-offset (mm, not cm); read it again from the calibration sheet"))
     for side in ("front", "back") if with_backs else ("front",):
-        shortest = min(s.length for s in marks.side_crop_marks(grid, side))
-        if shortest < spec.crop_marks.length - 0.01:
-            findings.append(MARK_SHORTENED.finding(
-                f"crop marks on the {side} of {spec.name} sheets run {pt_to_mm(shortest):.1f} mm instead of "
-                f"{pt_to_mm(spec.crop_marks.length):.1f} mm", Location(str(paths[side])),
-                "widen the sheet margin, reduce the back offset or choose a larger sheet"))
+        findings += marks.short_mark_findings(grid, side, str(paths[side]))
     return findings
 
 
