@@ -196,6 +196,8 @@ def scale_labels(cx: float, cy: float, size: float = TICK_LABEL_SIZE, reach_mm: 
     ``\u2212x``, ``+y``, ``\u2212y`` stand beyond the arms' ends (``arm_mm``). Ink extents use
     :data:`DIGIT_HEIGHT` (numerals and signs have no descenders).
     """
+    from pipeline.render.fonts import face
+
     high = DIGIT_HEIGHT * size
     out: list[TickLabel] = []
     for k in range(2, reach_mm + 1, 2):
@@ -206,7 +208,8 @@ def scale_labels(cx: float, cy: float, size: float = TICK_LABEL_SIZE, reach_mm: 
         out.append(TickLabel(str(k), cx + ty + 0.6, cy - d - high / 2, "left"))
     arm = mm_to_pt(arm_mm)
     out += [TickLabel("+x", cx + arm + 1.5, cy - high / 2, "left"), TickLabel("\u2212x", cx - arm - 1.5, cy - high / 2, "right"),
-            TickLabel("+y", cx, cy + arm + 1.5, "centre"), TickLabel("\u2212y", cx, cy - arm - 1.5 - high, "centre")]
+            TickLabel("+y", cx, cy + arm + 1.5 - face("regular").descent * size, "centre"),  # y's descender clear of the arm
+            TickLabel("\u2212y", cx, cy - arm - 1.5 - high, "centre")]
     return out
 
 
