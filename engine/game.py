@@ -15,6 +15,7 @@ from pydantic import Field, field_validator
 
 from engine.archive_paths import card_path_template
 from engine.backs import Backs
+from engine.boxes import Packaging
 from engine.cards import Card
 from engine.dice import DIE_SHAPES, Die, DieShape  # noqa: F401  (the game's dice; re-exported)
 from engine.fields import Length, Located, Text, braille_cells, slug
@@ -340,6 +341,7 @@ class Game(Located):
     quickstart: str | None = None
     date: datetime.date | None = None
     rulebook: str | None = None
+    packaging: Packaging | None = None
     extends: Extends | None = None
 
     @field_validator("id")
