@@ -5,7 +5,7 @@ the class's ``text`` on its ``background``, the ``accent`` ring). Every word is 
 (Atkinson Hyperlegible, as the cards). Panels and their print:
 
 - front: the game title (2 lines at most, 18–28 pt), the class or deck name (bold, 2 lines,
-  18–40 pt), the emblem badge (accent ring, the class indicator letter, the emblem's name
+  18–36 pt), the emblem badge (accent ring, the class indicator letter, the emblem's name
   below), and the contents (card count, players, age) at 18 pt at the foot;
 - back: "Quickstart", the QR code (30 mm with its quiet zone) to the archive's quickstart page,
   and what every card carries;
@@ -104,7 +104,7 @@ def _front(pen: _Pen, plan: BoxPlan, notch: float, findings: list[Finding]) -> N
     width = mm_to_pt(panel.w - 2 * PRINT_MARGIN_MM)
     cx = panel.centre[0]
     top = panel.y + notch + PRINT_MARGIN_MM
-    for text, font, largest in ((plan.title, regular, 28), (plan.name, bold, 40)):
+    for text, font, largest in ((plan.title, regular, 28), (plan.name, bold, 36)):
         fitted = fit_lines(text, font, width, largest)
         if fitted is None:
             findings.append(PANEL_TOO_SMALL_PRINT.finding(
@@ -167,12 +167,13 @@ def _narrow(pen: _Pen, plan: BoxPlan) -> None:
     for key, text, font in (("side-left", plan.title, regular), ("side-right", plan.name, bold), ("top-lid", plan.name, bold)):
         panel = line.panels[key]
         across, along = (panel.w, panel.h) if key.startswith("side") else (panel.h, panel.w)
-        fitted = fit_lines(text, font, mm_to_pt(along - 2 * PRINT_MARGIN_MM), 28, max_lines=1)
-        if fitted is None or block_height(fitted[0], 1, font) > across - 3.0:
+        tallest = 28.0  # the largest size whose line fits across the panel, 1.5 mm clear of each edge
+        while tallest >= MIN_PRINT_PT and block_height(tallest, 1, font) > across - 3.0:
+            tallest -= 1
+        fitted = fit_lines(text, font, mm_to_pt(along - 2 * PRINT_MARGIN_MM), tallest, max_lines=1)
+        if fitted is None:
             continue
         size = fitted[0]
-        while size > MIN_PRINT_PT and block_height(size, 1, font) > across - 3.0:
-            size -= 1
         if key.startswith("side"):
             pen.rotated(text, font, size, panel)
         else:

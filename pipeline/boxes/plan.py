@@ -37,7 +37,8 @@ PANEL_TOO_SMALL_PRINT = declare(
     4 mm of the panel's folds.
 
     Fails: a box for cards 1 in wide, whose front is too narrow for "Apprentice ICG" at 18 pt.
-    Passes: the shipped 3×5 in boxes (front 80.2 mm wide: the title prints at 26 pt).
+    Passes: the shipped 3×5 in boxes (front 78.2 mm wide: "Apprentice ICG" prints at 28 pt, the
+    expansion's long title at 19 pt on two lines).
     """,
 )
 PANEL_TOO_SMALL_BRAILLE = declare(
