@@ -322,6 +322,7 @@ class Game(Located):
     ``rulebook`` names the game's rulebook text file (plain text or Markdown), relative to
     the game folder; the emboss stage then writes the rulebook in braille without
     ``--rulebook`` (a missing file is an info finding and the volume is skipped).
+    ``packaging`` lists the game's tuck boxes and the card stock they are sized for (:mod:`engine.boxes`).
     """
 
     id: str
