@@ -121,6 +121,24 @@ def test_die_lines_carry_iso_19593_structural_groups_set_not_to_print(built):
         assert trim[0] - bleed[0] == pytest.approx(9.0)  # 0.125 in bleed round the cut line's bounding box
 
 
+def test_die_lines_show_on_screen_and_leave_a_printout_pdfium(built):
+    """PDFium (pypdfium2) renders with the optional content's View usage, and with ``FPDF_PRINTING`` its
+    Print usage: the die lines' alternates (cut M100, fold C100) appear on screen and not in print."""
+    import numpy
+    import pypdfium2.raw as pdfium_c
+
+    doc = pdfium.PdfDocument(str(built[0] / "apprentice-box-ember.pdf"))
+
+    def line_pixels(flags: int) -> tuple[int, int]:
+        rgb = numpy.asarray(doc[0].render(scale=1, extra_flags=flags).to_pil().convert("RGB")).astype(int)
+        r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+        return int(((r > 200) & (g < 80) & (b > 100)).sum()), int(((r < 80) & (g > 120) & (b > 200)).sum())
+
+    on_screen, printed = line_pixels(0), line_pixels(pdfium_c.FPDF_PRINTING)
+    assert min(on_screen) > 300
+    assert printed == (0, 0)
+
+
 def _plate_dot_centres(plate: Path) -> list[tuple[float, float]]:
     """Circle centres (pt) of the plate: each circle starts ``x + r, y m`` (pipeline.render.uv.plates.circle_operators)."""
     with pikepdf.open(plate) as pdf:
@@ -248,3 +266,28 @@ def test_the_shipped_games_boxes(tmp_path):
         counts[game] = [(p.box_id, p.cards, round(p.dieline.depth, 2)) for p in plans]
     assert counts == {"enchant": [("enchant", 60, 29.0)], "apprentice-power-crystal": [("power-crystal", 20, 11.0)],
                       "claim-reinforcements-magic": []}
+
+
+def test_the_build_writes_the_expansions_crystal_box_and_lists_it_in_the_manifest(tmp_path):
+    import json
+
+    from pipeline.build.runner import run_build
+    from pipeline.build.settings import BuildSettings
+
+    out = tmp_path / "output"
+    (outcome,) = run_build([str(ROOT / "carddata" / "apprentice-power-crystal")],
+                           BuildSettings(out_dir=str(out), papers=("letter",), only=("boxes",)))
+    assert outcome.status == "built", [f.render() for f in outcome.findings]
+    folder = out / "apprentice-power-crystal" / "boxes"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "apprentice-power-crystal-box-power-crystal-braille.pdf", "apprentice-power-crystal-box-power-crystal-flat.png",
+        "apprentice-power-crystal-box-power-crystal-front.png", "apprentice-power-crystal-box-power-crystal-print+braille.pdf",
+        "apprentice-power-crystal-box-power-crystal.json", "apprentice-power-crystal-box-power-crystal.pdf", "sheets"]
+    # 20 cards: 20 × 0.45 + 2 = 11 mm deep; the 196.75 × 195.35 mm bled box fits letter inside its 0.25 in margin.
+    geometry = json.loads((folder / "apprentice-power-crystal-box-power-crystal.json").read_text())
+    assert geometry["inside"] == {"width": 78.2, "height": 129.0, "depth": 11.0}
+    assert geometry["reckoning"]["depth"] == "20 cards x 0.45 mm + 2 mm"
+    assert sorted(p.name for p in (folder / "sheets").iterdir()) == [
+        "apprentice-power-crystal-boxes-letter-braille.pdf", "apprentice-power-crystal-boxes-letter.pdf"]
+    manifest = (out / "apprentice-power-crystal" / "manifest.json").read_text()
+    assert "boxes/apprentice-power-crystal-box-power-crystal.pdf" in manifest
