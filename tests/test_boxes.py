@@ -291,3 +291,28 @@ def test_the_build_writes_the_expansions_crystal_box_and_lists_it_in_the_manifes
         "apprentice-power-crystal-boxes-letter-braille.pdf", "apprentice-power-crystal-boxes-letter.pdf"]
     manifest = (out / "apprentice-power-crystal" / "manifest.json").read_text()
     assert "boxes/apprentice-power-crystal-box-power-crystal.pdf" in manifest
+
+
+def test_every_word_on_the_box_is_18_pt_or_more_read_from_the_pdf(built):
+    folder, _ = built
+    for name in ("apprentice-box-ember.pdf", "apprentice-box-spirit.pdf"):
+        with pikepdf.open(folder / name) as pdf:
+            sizes = [float(operands[1]) for operands, op in pikepdf.parse_content_stream(pdf.pages[0]) if str(op) == "Tf"]
+        assert sizes and min(sizes) >= 18.0
+        assert 36.0 in sizes and 28.0 in sizes  # the name and the title at their largest sizes
+
+
+def test_a_low_contrast_box_palette_is_bx006_measured_through_fogra39(apprentice):
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from engine.model import Colour, Palette
+    from pipeline.boxes.face import draw_box
+
+    plan = plan_boxes(apprentice, SPEC800)[0][0]
+    grey = Palette(background=Colour(cmyk=(0, 0, 0, 50), srgb="#9d9d9c"), text=Colour(cmyk=(0, 0, 0, 0), srgb="#ffffff"))
+    canvas = Canvas(io.BytesIO(), pagesize=(600, 600))
+    assert draw_box(canvas, plan, 9.0, 9.0, load_target()) == []
+    (finding,) = draw_box(canvas, dataclasses.replace(plan, palette=grey), 9.0, 9.0, load_target())
+    assert finding.code == "BX006" and "under 7:1" in finding.message
