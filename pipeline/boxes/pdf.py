@@ -35,7 +35,7 @@ from reportlab.lib.colors import CMYKColorSep
 from reportlab.pdfgen.canvas import Canvas
 
 from engine.findings import Finding, Location
-from engine.units import mm_to_pt
+from engine.units import mm_to_pt, pt_to_mm
 from pipeline.boxes.face import draw_box
 from pipeline.boxes.geometry import nearest_line, rect_crosses
 from pipeline.boxes.plan import BRAILLE_NEAR_FOLD, QR_CROSSES_FOLD, BoxPlan, notch_depth
@@ -44,7 +44,7 @@ from pipeline.common.files import write_text
 from pipeline.common.layout import CardLayout, TrimSize
 from pipeline.render.pdfx import finish
 from pipeline.render.targets import PrintTarget, output_condition
-from pipeline.render.tactile import check_spot_name, merge_spot_plate, spot_colour
+from pipeline.render.tactile import check_spot_name, merge_spot_plate, spot_colour, to_pdf
 from pipeline.render.uv.ocg import register_ocgs
 from pipeline.render.uv.plates import K100, Disc, draw_pages, layer_spot_name
 from pipeline.render.uv.printers import UV_PRINTERS, UvPrinter
@@ -110,8 +110,6 @@ def check_box(plan: BoxPlan) -> list[Finding]:
 
 def _die_lines(canvas: Canvas, plan: BoxPlan, layout: CardLayout, target: PrintTarget) -> None:
     """Stroke the cut outline and the folds in their spots, each as marked content of its structural group."""
-    from pipeline.render.tactile import to_pdf
-
     line = plan.dieline
     for prop, spot, alternate, paths in (
             ("/DeckpressCut", target.dieline.cut, CUT_ALTERNATE, [list(line.cut) + [line.cut[0]]]),
@@ -213,7 +211,7 @@ def geometry_sidecar(plan: BoxPlan, caliper_mm: float, clearance_mm: float, blee
         "inside": {"width": rnd(line.width), "height": rnd(line.height), "depth": rnd(line.depth)},
         "reckoning": {"caliper": caliper_mm, "clearance": clearance_mm,
                       "depth": f"{plan.cards} cards x {caliper_mm:g} mm + {clearance_mm:g} mm"},
-        "flat": {"width": rnd(line.size[0]), "height": rnd(line.size[1]), "bleed": rnd(bleed_pt / 72 * 25.4)},
+        "flat": {"width": rnd(line.size[0]), "height": rnd(line.size[1]), "bleed": rnd(pt_to_mm(bleed_pt))},
         "spots": {"cut": target.dieline.cut, "fold": target.dieline.fold},
         "panels": {k: [rnd(r.x), rnd(r.y), rnd(r.w), rnd(r.h)] for k, r in line.panels.items()},
         "folds": [[[rnd(a[0]), rnd(a[1])], [rnd(b[0]), rnd(b[1])]] for a, b in line.folds],

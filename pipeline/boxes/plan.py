@@ -141,7 +141,7 @@ def braille_zone(panel: Rect, profile: GeometryProfile, top_cut: float = 0.0) ->
 def lay_braille(phrases: list[str], zone: Rect, profile: GeometryProfile, grade: int,
                 bottom: bool = False) -> tuple[tuple[str, ...], tuple[float, float]] | None:
     """Wrap the phrases' cells into the zone; ``(lines, origin mm)`` or None when they do not all fit.
-    ``bottom`` puts the block at the foot of the zone (where the hand meets the front of a standing box last)."""
+    ``bottom`` puts the block at the foot of the zone, below the title's print and well clear of the thumb notch."""
     cells, lines_available = capacity(zone.w, zone.h, profile)
     if cells < MIN_CELLS_PER_LINE or lines_available < 1:
         return None
