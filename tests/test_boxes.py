@@ -316,3 +316,18 @@ def test_a_low_contrast_box_palette_is_bx006_measured_through_fogra39(apprentice
     assert draw_box(canvas, plan, 9.0, 9.0, load_target()) == []
     (finding,) = draw_box(canvas, dataclasses.replace(plan, palette=grey), 9.0, 9.0, load_target())
     assert finding.code == "BX006" and "under 7:1" in finding.message
+
+
+def test_a_name_too_long_for_the_front_in_large_print_is_bx002_at_the_box_line(apprentice):
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pipeline.boxes.face import draw_box
+
+    plan = plan_boxes(apprentice, SPEC800)[0][0]
+    long_name = dataclasses.replace(plan, name="Supercalifragilisticexpialidocious Apprentices")
+    (finding,) = draw_box(Canvas(io.BytesIO(), pagesize=(600, 600)), long_name, 9.0, 9.0, load_target())
+    assert finding.code == "BX002" and "in 2 lines at 18 pt" in finding.message
+    assert finding.location.file.endswith("carddata/apprentice/game.yaml")
+    assert finding.location.line == _line_of(ROOT / "carddata" / "apprentice", "- {class: ember}")
