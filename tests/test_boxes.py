@@ -331,3 +331,12 @@ def test_a_name_too_long_for_the_front_in_large_print_is_bx002_at_the_box_line(a
     assert finding.code == "BX002" and "in 2 lines at 18 pt" in finding.message
     assert finding.location.file.endswith("carddata/apprentice/game.yaml")
     assert finding.location.line == _line_of(ROOT / "carddata" / "apprentice", "- {class: ember}")
+
+
+def test_a_box_wearing_an_unknown_class_and_two_boxes_with_one_id_are_bx001(tmp_path):
+    folder = _game_with(tmp_path, "- {class: spirit}", "- {class: spirit, colours: spirt}\n    - {id: ember, class: forest}")
+    with pytest.raises(DataError) as exc:
+        load_game(folder)
+    found = [(f.code, f.location.line, f.message) for f in exc.value.findings]
+    assert [(code, line) for code, line, _ in found] == [("BX001", _line_of(folder, "spirt")), ("BX001", _line_of(folder, "{id: ember"))]
+    assert "no class 'spirt'" in found[0][2] and "two boxes have the id 'ember'" in found[1][2]
