@@ -195,7 +195,9 @@ def test_boxes_folder_holds_every_box_its_sheets_and_proofs(built):
         assert len(pdf.pages) == 2
         assert processing_steps_by_page(pdf)[0].count("Structural") == 4
     front = Image.open(folder / "apprentice-box-ember-front.png")
-    assert front.size == (round(78.2 / 25.4 * 150), round(129 / 25.4 * 150))
+    # The front (78.2 × 129 mm: 462 × 762 px at 150 dpi) plus the 15.5 mm depth drawn at 45° and half length (32 px).
+    depth = round(15.5 / 25.4 * 150 * 0.5 * math.cos(math.radians(45)))
+    assert front.size == (round(78.2 / 25.4 * 150) + depth + 1, round(129 / 25.4 * 150) + depth + 1) == (495, 795)
 
 
 def _game_with(tmp_path: Path, old: str, new: str) -> Path:
@@ -340,3 +342,19 @@ def test_a_box_wearing_an_unknown_class_and_two_boxes_with_one_id_are_bx001(tmp_
     found = [(f.code, f.location.line, f.message) for f in exc.value.findings]
     assert [(code, line) for code, line, _ in found] == [("BX001", _line_of(folder, "spirt")), ("BX001", _line_of(folder, "{id: ember"))]
     assert "no class 'spirt'" in found[0][2] and "two boxes have the id 'ember'" in found[1][2]
+
+
+def test_enchants_lid_carries_the_title_in_braille_turned_to_read_from_the_front():
+    from pipeline.boxes.pdf import box_dots
+
+    plan = plan_boxes(load_game(ROOT / "carddata" / "enchant"), SPEC800)[0][0]
+    assert plan.braille_lid[0] == ("⠠⠢⠡⠁⠝⠞", "⠠⠠⠊⠉⠛")  # "Enchant ICG", grade 2
+    lid = plan.dieline.panels["top-lid"]
+    dots = [d for d in box_dots(plan) if lid.y <= d.y <= lid.y + lid.h]
+    first, last = dots[0], dots[-1]
+    # Turned half round: reading order runs right to left and towards the tuck edge (up) in the flat.
+    assert first.x > last.x and first.y > last.y
+    # Dot 1 of a cell sits right of and below its dot 4 once turned (dot 4 is the right column upright).
+    cell = [d for d in dots if d.line == 0 and d.cell == 4]  # ⠝: dots 1, 3, 4, 5
+    one, four = next(d for d in cell if d.dot == 1), next(d for d in cell if d.dot == 4)
+    assert one.x - four.x == pytest.approx(2.34) and one.y == pytest.approx(four.y)

@@ -10,7 +10,7 @@ the class's ``text`` on its ``background``, the ``accent`` ring). Every word is 
 - back: "Quickstart", the QR code (30 mm with its quiet zone) to the archive's quickstart page,
   and what every card carries;
 - sides: the title (left) and the name (right), rotated, when the depth holds 18 pt;
-- top lid: the name, when it holds 18 pt.
+- top lid: the name, when it holds 18 pt, turned to read from the front of the folded box.
 
 :func:`draw_box` returns BX002 (title or name do not fit in large print) and BX006 (the
 text/ground pair prints under 7:1) findings, located at the box's definition.
@@ -80,14 +80,14 @@ class _Pen:
             y += pt_to_mm(size * LEADING)
         return y - pt_to_mm(size * LEADING) + pt_to_mm(-font.descent * size)
 
-    def rotated(self, text: str, font: FontFace, size: float, panel: Rect) -> None:
-        """One line centred on a tall panel, reading bottom to top."""
+    def rotated(self, text: str, font: FontFace, size: float, panel: Rect, angle: float = 90) -> None:
+        """One line centred on a panel, turned ``angle`` degrees anticlockwise (90: reading bottom to top)."""
         self.canvas.saveState()
         self.canvas.setFillColor(self.colour)
         self.canvas.setFont(font.name, size)
         cx, cy = panel.centre
         self.canvas.translate(*self.pt(cx, cy))
-        self.canvas.rotate(90)
+        self.canvas.rotate(angle)
         middle = (font.ascent + font.descent) * size / 2
         self.canvas.drawCentredString(0, -middle, text)
         self.canvas.restoreState()
@@ -174,10 +174,8 @@ def _narrow(pen: _Pen, plan: BoxPlan) -> None:
         if fitted is None:
             continue
         size = fitted[0]
-        if key.startswith("side"):
-            pen.rotated(text, font, size, panel)
-        else:
-            pen.lines([text], font, size, panel.centre[0], panel.centre[1] - block_height(size, 1, font) / 2)
+        # The lid hangs from the back: its print is turned half round so it reads from the front of the box.
+        pen.rotated(text, font, size, panel, 90 if key.startswith("side") else 180)
 
 
 def draw_box(canvas, plan: BoxPlan, bleed_pt: float, notch_mm: float, target: PrintTarget) -> list[Finding]:

@@ -7,7 +7,7 @@
     <game>-box-<id>-print+braille.pdf    the print PDF with the braille plate merged as a spot plate
     <game>-box-<id>.json                 geometry: inside size and how it was reckoned, panels, folds, braille, QR
     <game>-box-<id>-flat.png             proof of the flat box (print, die lines, braille in magenta)
-    <game>-box-<id>-front.png            proof of the folded box's front panel
+    <game>-box-<id>-front.png            proof of the folded box: the front, the right side and the top lid in oblique view
     sheets/<game>-boxes-<paper>.pdf      the boxes imposed on each press sheet they fit, as many a sheet as fit
     sheets/<game>-boxes-<paper>-braille.pdf   their braille plates, imposed the same way
 
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Sequence
 
 import pikepdf
+from PIL import Image
 from pikepdf import Array, Dictionary, Name
 
 from engine.findings import Finding, Location, Severity
@@ -133,16 +134,44 @@ def write_sheets(deck: Deck, files: Sequence[BoxFiles], labels: Sequence[str], f
     return [p for p in written if p is not None]
 
 
+#: Cabinet oblique projection of the folded box: the depth drawn at 45°, at half its length (cos 45° / 2 per axis).
+OBLIQUE = 0.5 * math.cos(math.radians(45))
+
+
+def _panel(raster, rect) -> Image.Image:
+    """The pixels of a panel (a :class:`~pipeline.boxes.geometry.Rect` in mm) cut from the flat render."""
+    x0, y0 = raster.mm_to_px(rect.x, rect.y)
+    x1, y1 = raster.mm_to_px(rect.x + rect.w, rect.y + rect.h)
+    return raster.image.crop((round(x0), round(y0), round(x1), round(y1))).convert("RGBA")
+
+
+def folded_front(raster, plan: BoxPlan) -> Image.Image:
+    """The folded box seen from the front (cabinet oblique, :data:`OBLIQUE`): the front panel face on,
+    the right side receding to its right, the top lid above, each cut from the flat render ``raster``."""
+    line = plan.dieline
+    front, side, lid = _panel(raster, line.panels["front"]), _panel(raster, line.panels["side-right"]), _panel(raster, line.panels["top-lid"])
+    w, h, d = front.width, front.height, side.width
+    dy = OBLIQUE * d
+    size = (round(w + dy) + 1, round(h + dy) + 1)
+    out = Image.new("RGBA", size, (255, 255, 255, 0))
+    out.alpha_composite(front, (0, round(dy)))
+    # Output (x, y) -> panel (u, v). The side's u runs from the front's edge into the depth. The lid hangs
+    # from the back's top edge: seen from the front its u runs right to left and its tuck edge (v = 0) lies
+    # on the front's top edge, so its print shows turned half round, as on the folded box.
+    side_map = (1 / OBLIQUE, 0, -w / OBLIQUE, 1, 1, -dy - w)
+    lid_map = (-1, -1, w + dy, 0, -1 / OBLIQUE, dy / OBLIQUE)
+    for panel, mapping in ((side, side_map), (lid, lid_map)):
+        out.alpha_composite(panel.transform(size, Image.Transform.AFFINE, mapping, resample=Image.Resampling.BICUBIC,
+                                            fillcolor=(255, 255, 255, 0)))
+    return out
+
+
 def write_proofs(plan: BoxPlan, merged_pdf: Path, folder: Path, stem: str) -> list[Path]:
-    """The flat proof (whole bled page, :data:`FLAT_DPI`) and the folded front (the front panel, :data:`FRONT_DPI`)."""
+    """The flat proof (whole bled page, :data:`FLAT_DPI`) and the folded front (:func:`folded_front`, :data:`FRONT_DPI`)."""
     flat = render_page(merged_pdf, 0, dpi=FLAT_DPI)
     paths = [write_bytes(folder / f"{stem}-flat.png", png_bytes(flat.image))]
-    raster = render_page(merged_pdf, 0, dpi=FRONT_DPI)
-    front = plan.dieline.panels["front"]
-    x0, y0 = raster.mm_to_px(front.x, front.y)
-    x1, y1 = raster.mm_to_px(front.x + front.w, front.y + front.h)
-    crop = raster.image.crop((round(x0), round(y0), round(x1), round(y1)))
-    paths.append(write_bytes(folder / f"{stem}-front.png", png_bytes(crop)))
+    front = folded_front(render_page(merged_pdf, 0, dpi=FRONT_DPI), plan)
+    paths.append(write_bytes(folder / f"{stem}-front.png", png_bytes(front)))
     return paths
 
 

@@ -78,11 +78,18 @@ def box_layout(plan: BoxPlan, bleed_pt: float) -> CardLayout:
 
 
 def box_dots(plan: BoxPlan) -> list[Dot]:
-    """Every braille dot of the box (front panel, then the lid when it has braille), mm from the trim's top-left."""
+    """Every braille dot of the box (front panel, then the lid when it has braille), mm from the trim's top-left.
+
+    The lid hangs from the back's top edge, so its braille is turned half round about the lid's centre:
+    it reads from the front of the folded box, like the front's (the lid zone is symmetric, so it stays inside).
+    """
     out: list[Dot] = []
-    for laid in (plan.braille_front, plan.braille_lid):
-        if laid is not None:
-            out += dot_centres(list(laid[0]), plan.profile, laid[1])
+    if plan.braille_front is not None:
+        out += dot_centres(list(plan.braille_front[0]), plan.profile, plan.braille_front[1])
+    if plan.braille_lid is not None:
+        cx, cy = plan.dieline.panels["top-lid"].centre
+        out += [Dot(2 * cx - d.x, 2 * cy - d.y, d.line, d.cell, d.dot)
+                for d in dot_centres(list(plan.braille_lid[0]), plan.profile, plan.braille_lid[1])]
     return out
 
 
