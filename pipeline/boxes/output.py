@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Sequence
 
 import pikepdf
-from PIL import Image
+import pypdfium2.raw as pdfium_c
+from PIL import Image, ImageDraw, ImageEnhance
 from pikepdf import Array, Dictionary, Name
 
 from engine.findings import Finding, Location, Severity
@@ -35,7 +36,7 @@ from pipeline.boxes.pdf import BoxFiles, write_box
 from pipeline.boxes.plan import BoxPlan, plan_boxes
 from pipeline.braille.geometry import GeometryProfile
 from pipeline.common.files import write_bytes
-from pipeline.common.raster import png_bytes, render_page
+from pipeline.common.raster import PageRaster, open_document, png_bytes, render_page
 from pipeline.qr.codes import decode_qr
 from pipeline.render.pdfx import finish
 from pipeline.render.sheets import get_sheet
@@ -136,6 +137,9 @@ def write_sheets(deck: Deck, files: Sequence[BoxFiles], labels: Sequence[str], f
 
 #: Cabinet oblique projection of the folded box: the depth drawn at 45°, at half its length (cos 45° / 2 per axis).
 OBLIQUE = 0.5 * math.cos(math.radians(45))
+#: Brightness of the side and the lid in the folded proof (light from the upper left), the notch's shadow, the edge line.
+SIDE_LIGHT, LID_LIGHT = 0.78, 1.12
+NOTCH_SHADE, EDGE = (40, 40, 40, 255), (0, 0, 0, 90)
 
 
 def _panel(raster, rect) -> Image.Image:
@@ -160,17 +164,37 @@ def folded_front(raster, plan: BoxPlan) -> Image.Image:
     # on the front's top edge, so its print shows turned half round, as on the folded box.
     side_map = (1 / OBLIQUE, 0, -w / OBLIQUE, 1, 1, -dy - w)
     lid_map = (-1, -1, w + dy, 0, -1 / OBLIQUE, dy / OBLIQUE)
-    for panel, mapping in ((side, side_map), (lid, lid_map)):
-        out.alpha_composite(panel.transform(size, Image.Transform.AFFINE, mapping, resample=Image.Resampling.BICUBIC,
-                                            fillcolor=(255, 255, 255, 0)))
+    for panel, mapping, light in ((side, side_map, SIDE_LIGHT), (lid, lid_map, LID_LIGHT)):
+        lit = ImageEnhance.Brightness(panel.convert("RGB")).enhance(light).convert("RGBA")  # alpha stays opaque
+        out.alpha_composite(lit.transform(size, Image.Transform.AFFINE, mapping, resample=Image.Resampling.BICUBIC,
+                                          fillcolor=(255, 255, 255, 0)))
+    # The thumb notch shows the shadowed inside; a hairline marks the front's edges.
+    notch = plan.dieline.panels["front"]
+    r = max(p[1] for p in line.cut if notch.x < p[0] < notch.x + notch.w and notch.y < p[1] < notch.y + notch.h) - notch.y
+    scale = raster.px_per_mm
+    draw = ImageDraw.Draw(out)
+    cx, top = w / 2, dy
+    draw.pieslice((cx - r * scale, top - r * scale, cx + r * scale, top + r * scale), 0, 180, fill=NOTCH_SHADE)
+    draw.rectangle((0, round(dy), w - 1, round(dy) + h - 1), outline=EDGE)
     return out
+
+
+def render_printed(pdf: Path, dpi: float) -> PageRaster:
+    """Page 1 of ``pdf`` rendered by PDFium as for printing (``FPDF_PRINTING``: optional content that
+    does not print, the die lines, is left out), with the trim's place on the image."""
+    with open_document(pdf) as doc:
+        page = doc[0]
+        width, height = page.get_size()
+        left, bottom, right, top = page.get_trimbox()
+        image = page.render(scale=dpi / 72, extra_flags=pdfium_c.FPDF_PRINTING).to_pil().convert("RGB")
+    return PageRaster(image, dpi, (left * dpi / 72, (height - top) * dpi / 72), (right - left, top - bottom))
 
 
 def write_proofs(plan: BoxPlan, merged_pdf: Path, folder: Path, stem: str) -> list[Path]:
     """The flat proof (whole bled page, :data:`FLAT_DPI`) and the folded front (:func:`folded_front`, :data:`FRONT_DPI`)."""
     flat = render_page(merged_pdf, 0, dpi=FLAT_DPI)
     paths = [write_bytes(folder / f"{stem}-flat.png", png_bytes(flat.image))]
-    front = folded_front(render_page(merged_pdf, 0, dpi=FRONT_DPI), plan)
+    front = folded_front(render_printed(merged_pdf, FRONT_DPI), plan)  # a folded box shows no die lines
     paths.append(write_bytes(folder / f"{stem}-front.png", png_bytes(front)))
     return paths
 
