@@ -358,3 +358,10 @@ def test_enchants_lid_carries_the_title_in_braille_turned_to_read_from_the_front
     cell = [d for d in dots if d.line == 0 and d.cell == 4]  # ⠝: dots 1, 3, 4, 5
     one, four = next(d for d in cell if d.dot == 1), next(d for d in cell if d.dot == 4)
     assert one.x - four.x == pytest.approx(2.34) and one.y == pytest.approx(four.y)
+
+
+def test_the_readme_pictures_are_the_builds_own_proofs(built):
+    folder, _ = built
+    for name in ("apprentice-box-ember-flat.png", "apprentice-box-ember-front.png"):
+        assert (ROOT / "docs" / "boxes" / name).read_bytes() == (folder / name).read_bytes(), f"copy output/apprentice/boxes/{name} to docs/boxes/"
+    assert "docs/boxes/apprentice-box-ember-flat.png" in (ROOT / "README.md").read_text(encoding="utf-8")
