@@ -51,7 +51,7 @@ def test_every_expected_file(built):
         "emboss/mini-index-everest-d-card-reference.brf", "emboss/mini-index-everest-d-card-reference.pef",
         "emboss/mini-index-everest-d-braille-key.brf", "emboss/mini-index-everest-d-braille-key.pef",
         "emboss/mini-index-everest-d-volumes.json",
-        "archive/index.html", "archive/archive.css",
+        "archive/index.html", "archive/quickstart.html", "archive/archive.css",
         "archive/braille/mini-index-everest-d-card-reference.brf", "archive/braille/mini-index-everest-d-card-reference.pef",
         "archive/braille/mini-index-everest-d-braille-key.brf", "archive/braille/mini-index-everest-d-braille-key.pef",
         "archive/braille/mini-index-everest-d-volumes.json",
@@ -205,7 +205,7 @@ def test_recover_restores_a_build_caught_mid_swap(tmp_path):
 def test_stages_after_print_run_as_parallel_chains():
     from pipeline.build.stages import branches, stages_to_run
 
-    assert branches(stages_to_run(None)) == [["dice"], ["qr"], ["tactile", "impose"], ["emboss"], ["archive"], ["proof"]]
+    assert branches(stages_to_run(None)) == [["dice"], ["qr"], ["tactile", "impose"], ["emboss"], ["archive"], ["proof"], ["boxes"]]
     # --only adds what a stage needs: impose brings print and tactile.
     assert stages_to_run(("impose",)) == ["checks", "braille", "print", "tactile", "impose"]
     assert branches(stages_to_run(("impose",))) == [["tactile", "impose"]]

@@ -8,6 +8,7 @@ Layout of the archive folder (``out_dir``):
   by default), the same relative path the card's QR URL names after the base URL;
 - ``images/<card id>.png``: the card face, rasterised from the print fronts PDF as it will
   print (soft-proofed through the printing target's profile, :mod:`pipeline.render.softproof`);
+- ``quickstart.html``: the quickstart page the tuck boxes' QR codes open (:mod:`pipeline.archive.quickstart`);
 - ``archive.css``: the style sheet (templates/archive/archive.css).
 
 Templates are jinja2 (templates/archive/*.html.j2) with autoescaping on: card data
@@ -34,6 +35,7 @@ import jinja2
 from engine.model import BrailleSettings, Card, Deck, Die
 from pipeline.archive.downloads import write_downloads
 from pipeline.archive.links import check_qr_links, page_path
+from pipeline.archive.quickstart import QUICKSTART_PAGE, render_quickstart
 from pipeline.braille.cells import dots
 from pipeline.braille.dice import encode_die, key_text
 from pipeline.braille.fields import indicator_note, standalone_letter
@@ -354,6 +356,7 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
             raise ArchiveError(f"{fronts_pdf} has no face page for card(s) {', '.join(missing[:5])}")
     downloaded, downloads = write_downloads(deck, out_dir)
     written = [write_text(out_dir / "index.html", render_index(deck, downloads))] + downloaded
+    written.append(write_text(out_dir / QUICKSTART_PAGE, render_quickstart(deck, _quickstart(deck), environment())))  # the boxes' QR page
     written.append(write_bytes(out_dir / STYLESHEET, (ARCHIVE_TEMPLATES / STYLESHEET).read_bytes()))
     titles = _titles(deck)
     cards = deck.cards

@@ -37,6 +37,7 @@ STAGE_MODULES: tuple[str, ...] = (
     "pipeline.emboss.write",
     "pipeline.archive.site",
     "pipeline.proofs.proof",
+    "pipeline.boxes.output",
 )
 
 
@@ -199,6 +200,22 @@ def stage_proof(job: Job) -> list[Finding]:
     return []
 
 
+def stage_boxes(job: Job) -> list[Finding]:
+    """The tuck boxes of the game's ``packaging`` (:mod:`pipeline.boxes`): per box the flat dieline PDF
+    with its print, its UV braille plate, the geometry sidecar and PNG proofs; the boxes imposed on
+    the press sheets; each box's QR code decoded at 300 dpi. A game without packaging writes nothing."""
+    from pipeline.boxes.output import write_boxes
+    from pipeline.render.targets import load_target
+    from pipeline.render.uv.package import printer_for
+
+    if job.deck.game.packaging is None:
+        return []
+    printer = printer_for(job.settings.uv_printer)
+    result = write_boxes(job.deck, job.folder("boxes"), job.braille_for("boxes").profile, load_target(), printer,
+                         printer.clear_spot_for(job.settings.spot), job.settings.papers)
+    return list(result.findings)
+
+
 STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("checks", stage_checks),
     ("braille", stage_braille),
@@ -210,6 +227,7 @@ STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("emboss", stage_emboss),
     ("archive", stage_archive),
     ("proof", stage_proof),
+    ("boxes", stage_boxes),
 )
 
 #: The preflight, run one after another in the game's process: all three run, then their
@@ -226,6 +244,7 @@ FOLDERS: dict[str, str] = {
     "emboss": "emboss",
     "archive": "archive",
     "proof": "proofs",
+    "boxes": "boxes",
 }
 
 #: The finding families each later stage reports (``--only`` keeps the others' findings).
@@ -237,6 +256,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "impose": ("IM",),
     "emboss": ("EM",),
     "archive": ("AR",),
+    "boxes": ("BX",),
 }
 
 #: What each stage needs first (for ``--only``); checks and braille always run.

@@ -40,8 +40,22 @@ class OutputIntent(BaseModel):
     registry: str = "http://www.color.org"
 
 
+class DielineSpots(BaseModel):
+    """The spot colour names of a die-cut job's structural lines (packaging): the cut and the fold (crease) line.
+
+    CutContour is the name Roland VersaWorks and most cutting RIPs take for the cut path;
+    Fold the usual name for crease lines. A shop with other names sets ``dieline:`` in the target.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    cut: str = "CutContour"
+    fold: str = "Fold"
+
+
 class PrintTarget(BaseModel):
-    """One printing target: PDF/X flavour, output intent, characterisation data and TAC limit (%)."""
+    """One printing target: PDF/X flavour, output intent, characterisation data and TAC limit (%),
+    and the spot names of die lines (``dieline``, :class:`DielineSpots`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -51,6 +65,7 @@ class PrintTarget(BaseModel):
     output_intent: OutputIntent
     characterisation: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     ink_limit: float = Field(gt=0, le=400)
+    dieline: DielineSpots = DielineSpots()
 
     @property
     def profile_path(self) -> Path:
