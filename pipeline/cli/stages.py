@@ -160,6 +160,7 @@ def uv(
     from pipeline.render.deck_pdf import unknown_class_findings
     from pipeline.render.formpages import CardPdfError
     from pipeline.render.sheets import ImpositionError
+    from pipeline.render.pdfx import PdfxError
     from pipeline.render.tactile import TactileError, clearance_findings, merge_spot_plate
     from pipeline.render.uv.package import printer_for, write_uv_package
     from pipeline.render.uv.printers import UvPrinterError
@@ -175,7 +176,7 @@ def uv(
         _front_pages_or_exit(fronts, len(deck.cards), game_dir)
     blocks, findings = layout_deck(deck)  # the game's profile; BR005 when unknown
     folder = out_dir or Path("output") / deck.game.id / "uv"
-    with exit_on(TactileError, UvPrinterError, CardPdfError, ImpositionError, OutputError):
+    with exit_on(TactileError, UvPrinterError, CardPdfError, ImpositionError, OutputError, PdfxError):
         package = write_uv_package(deck, blocks, [c.id for c in deck.cards], folder, printer, spot=spot,
                                    papers=tuple(paper or ["letter"]), underbase=underbase)
         written = list(package.paths)
