@@ -111,7 +111,7 @@ def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], sub
     x4 = has_optional_content(pdf)  # optional content is PDF 1.5: PDF/X-4, not X-1a (pipeline.render.pdfx4)
     if x4:
         try:
-            make_pdfx4(pdf, condition, data)
+            make_pdfx4(pdf, condition.profile, data)
         except FileNotFoundError as exc:
             raise PdfxError(f"not {PDFX4_VERSION}: {exc}") from None
     version = PDFX4_PDF_VERSION if x4 else "1.4"

@@ -30,15 +30,11 @@ import hashlib
 import re
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 import pikepdf
 from pikepdf import Name, String
 from pikepdf.models.metadata import decode_pdf_date
-
-if TYPE_CHECKING:
-    from pipeline.render.pdfx import OutputCondition
 
 PDFX4_VERSION = "PDF/X-4"
 #: The header version PDF/X-4 files are written with (ISO 15930-7: PDF 1.6).
@@ -132,16 +128,16 @@ def sync_xmp(pdf: pikepdf.Pdf, seed: bytes | None = None) -> None:
     pdf.Root.Metadata = stream
 
 
-def make_pdfx4(pdf: pikepdf.Pdf, condition: OutputCondition, seed: bytes) -> None:
-    """Turn a PDF already carrying deckpress's PDF/X-1a keys into PDF/X-4 (module docs):
-    Info version, the embedded ICC output profile of ``condition``, the OC configuration's name, XMP.
+def make_pdfx4(pdf: pikepdf.Pdf, profile: str | Path, seed: bytes) -> None:
+    """Turn a PDF already carrying deckpress's PDF/X-1a keys and output intent into PDF/X-4 (module
+    docs): Info version, ``profile`` (the output condition's ICC file) embedded as the intent's
+    DestOutputProfile, the OC configuration's name, XMP (:func:`sync_xmp` with ``seed``).
 
     Raises FileNotFoundError naming the profile when it has not been built (``make setup``).
     """
-    profile = Path(condition.profile)
+    profile = Path(profile)
     if not profile.is_file():
-        raise FileNotFoundError(f"the ICC output profile {profile} of {condition.identifier} is missing "
-                                "(PDF/X-4 embeds it; `make setup` builds it)")
+        raise FileNotFoundError(f"the ICC output profile {profile} is missing (PDF/X-4 embeds it; `make setup` builds it)")
     info = pdf.docinfo
     info[Name("/GTS_PDFXVersion")] = String(PDFX4_VERSION)
     if "/GTS_PDFXConformance" in info:
