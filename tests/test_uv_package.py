@@ -178,8 +178,9 @@ def roland_build(tmp_path_factory):
 
 
 def test_every_pdf_holding_braille_marks_it_as_iso_19593_braille(roland_build):
-    holding = ["uv/mini-braille.pdf", "uv/mini-fronts+braille.pdf", "uv/mini-plates-roland-versaworks.pdf",
-               "uv/mini-mask-k100.pdf", "sheets/mini-letter-braille.pdf"]
+    holding = ["uv/mini-braille.pdf", "uv/mini-fronts+braille.pdf", "uv/mini-fronts+layers.pdf",
+               "uv/mini-plates-roland-versaworks.pdf", "uv/mini-mask-k100.pdf", "sheets/mini-letter-braille.pdf",
+               "sheets/mini-letter-plates-roland-versaworks.pdf", "sheets/mini-letter-composite.pdf"]
     for name in holding:
         with pikepdf.open(roland_build / name) as pdf:
             [ocg] = list(pdf.Root.OCProperties.OCGs)
@@ -196,6 +197,28 @@ def test_every_pdf_holding_braille_marks_it_as_iso_19593_braille(roland_build):
         # only the braille is in the group: the front's own content stays outside the BDC … EMC
         ops = [str(op.operator) for op in pikepdf.parse_content_stream(pdf.pages[0])]
         assert "BDC" not in ops and "Do" in ops
+
+
+def test_optional_content_only_in_pdf_x4_files_of_version_1_6(roland_build):
+    """Optional content is PDF 1.5 (ISO 32000-1 §8.11): every built PDF/X file with /OCProperties
+    has a header of at least 1.5 and claims PDF/X-4 (PDF 1.6); every other one is PDF/X-1a:2003 at 1.4."""
+    with_oc, without = [], []
+    for path in sorted(roland_build.rglob("*.pdf")):
+        with pikepdf.open(path) as pdf:
+            version = str(pdf.docinfo.get("/GTS_PDFXVersion", ""))
+            if not version:
+                continue  # the dice sheet and the job ticket are not press PDFs
+            assert path.read_bytes()[:5] == b"%PDF-" and pdf.pdf_version == path.read_bytes()[5:8].decode()
+            if "/OCProperties" in pdf.Root:
+                assert tuple(int(v) for v in pdf.pdf_version.split(".")) >= (1, 5), path
+                assert (pdf.pdf_version, version) == ("1.6", "PDF/X-4"), path
+                with_oc.append(path.name)
+            else:
+                assert (pdf.pdf_version, version) == ("1.4", "PDF/X-1:2003"), path
+                without.append(path.name)
+            assert check_pdfx(pdf) == [], path
+    assert {"mini-letter-composite.pdf", "mini-letter-plates-roland-versaworks.pdf", "mini-braille.pdf"} <= set(with_oc)
+    assert {"mini-fronts.pdf", "mini-letter-fronts.pdf", "mini-letter-backs.pdf"} <= set(without)
 
 
 def test_height_map_brightest_pixels_sit_at_the_dot_map_centres(roland_build):
