@@ -152,3 +152,17 @@ def impose_uv_sheets(result: ImposeResult, front_ids: Sequence[str], plates: Car
             [f"sheet {n} composite" for n in range(1, len(slots) + 1)],
             f"{game_id} composite sheets, CMYK and braille layers ({result.sheet})", font)
     return UvSheets(plates_path, composite_path, tuple(findings))
+
+
+def uv_sources(folder: str | Path, game_id: str, printer: UvPrinter) -> tuple[CardPages | None, CardPages | None]:
+    """The UV sources in a ``uv/`` folder that exist, read: ``<game>-plates-<profile>.pdf`` (None for a
+    flat profile or when absent) and the composite cards, ``<game>-fronts+layers.pdf`` for a layered
+    profile, else ``<game>-fronts+braille.pdf`` (None when absent). Raises
+    :class:`~pipeline.render.formpages.CardPdfError` for a file that cannot be read."""
+    folder = Path(folder)
+    plates = folder / f"{game_id}-plates-{printer.id}.pdf"
+    layered = folder / f"{game_id}-fronts+layers.pdf"
+    flat = printer.plate_mode in FLAT_MODES
+    composite = folder / f"{game_id}-fronts+braille.pdf" if flat or not layered.exists() else layered
+    return (CardPages(plates, "plates") if not flat and plates.exists() else None,
+            CardPages(composite, "composite") if composite.exists() else None)
