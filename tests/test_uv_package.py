@@ -169,6 +169,27 @@ def test_tiffsep_shows_one_plate_per_layer_and_no_cmyk_ink(tmp_path, mini):
     assert inked == sorted(inked, reverse=True) and inked[0] > inked[-1]  # each layer smaller than the one below
 
 
+@pytest.mark.skipif(GS is None, reason="Ghostscript is not installed (make setup installs it)")
+@pytest.mark.parametrize("profile, spot", [("roland-versaworks", "RDG_GLOSS"), ("arizona", "Spot 1")])
+def test_tiffsep_of_layer_pages_shows_only_the_profiles_spot_shrinking_page_by_page(tmp_path, mini, profile, spot):
+    deck, blocks = mini
+    one = {"ember-apprentice": blocks["ember-apprentice"]}
+    write_uv_package(deck, one, ["ember-apprentice"], tmp_path, printer_for(profile, 0.12))  # 4 layers, a page each
+    inked = []
+    for page in range(1, 5):
+        folder = tmp_path / f"p{page}"
+        folder.mkdir()
+        subprocess.run([GS, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep", "-r144", f"-dFirstPage={page}",
+                        f"-dLastPage={page}", f"-sOutputFile={folder / 'sep.tif'}", str(tmp_path / f"mini-plates-{profile}.pdf")],
+                       check=True, capture_output=True)
+        assert sorted(p.name for p in folder.glob("sep(*).tif")) == sorted(
+            f"sep({ink}).tif" for ink in ("Cyan", "Magenta", "Yellow", "Black", spot))
+        for ink in ("Cyan", "Magenta", "Yellow", "Black"):
+            assert Image.open(folder / f"sep({ink}).tif").getextrema() == (255, 255), ink  # no process ink
+        inked.append(sum(1 for v in Image.open(folder / f"sep({spot}).tif").tobytes() if v < 128))
+    assert inked == sorted(inked, reverse=True) and inked[0] > inked[-1] > 0  # page k+1's circles inside page k's
+
+
 @pytest.fixture(scope="module")
 def roland_build(tmp_path_factory):
     out = tmp_path_factory.mktemp("uvbuild") / "output"

@@ -83,7 +83,7 @@ NOT_PDFX = declare(
     "IM004",
     "sheets-not-pdfx",
     Severity.warning,
-    """The imposed sheets cannot be PDF/X-1a:2003 because the card pages are not (an unembedded font, RGB colour …).
+    """The imposed sheets cannot be PDF/X (X-1a:2003; X-4 for braille) because the card pages are not (an unembedded font, RGB …).
 
     They are written anyway, without the PDF/X claim; a print shop's preflight would reject them.
 
