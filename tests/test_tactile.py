@@ -328,3 +328,23 @@ def test_files_with_the_braille_group_are_pdf_x4_at_pdf_1_6_and_the_fronts_stay_
         # an X-1a file given optional content is refused: it would need PDF 1.5
         pdf.Root.OCProperties = pikepdf.Dictionary()
         assert any("PDF/X-1a:2003 is PDF 1.4" in p for p in check_pdfx(pdf))
+
+
+def test_pdf_x4_embeds_the_targets_own_profile_and_refuses_a_condition_without_one(tmp_path):
+    """The DestOutputProfile is the target's ICC file (GRACoL: the profile built from CGATS TR 006),
+    byte for byte; a condition that names no profile cannot be PDF/X-4 and says so."""
+    import pikepdf
+
+    from pipeline.render.pdfx import OutputCondition, PdfxError, finish
+    from pipeline.render.targets import load_target, output_condition
+
+    data = render_braille_layer({"a": block(["⠁"])}, ["a"], tmp_path / "braille.pdf").read_bytes()  # holds the braille group
+    gracol = output_condition("gracol")
+    path = finish(data, tmp_path / "gracol.pdf", "braille", ["a"], condition=gracol)
+    with pikepdf.open(path) as pdf:
+        [intent] = pdf.Root.OutputIntents
+        assert str(intent.OutputConditionIdentifier) == "CGATS TR 006"
+        assert intent.DestOutputProfile.read_bytes() == load_target("gracol").profile_path.read_bytes()
+    with pytest.raises(PdfxError, match="not PDF/X-4: .*no ICC profile given for FOGRA39"):
+        finish(data, tmp_path / "none.pdf", "braille", ["a"], condition=OutputCondition())
+    assert not (tmp_path / "none.pdf").exists()

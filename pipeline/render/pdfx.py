@@ -61,12 +61,12 @@ class OutputCondition:
     identifier: str = "FOGRA39"
     condition: str = "Offset printing, according to ISO 12647-2:2004/Amd 1, OFCOM, paper type 1 or 2 = coated art, 115 g/m2"
     registry: str = "http://www.color.org"
-    #: The condition's ICC output profile, embedded as the DestOutputProfile of a PDF/X-4 file.
-    profile: str = str(ICC_DIR / "FOGRA39L.icc")
+    #: The condition's ICC output profile, embedded as the DestOutputProfile of a PDF/X-4 file ("": none known).
+    profile: str = ""
 
 
 #: Coated stock, the usual card stock condition; North American shops may prefer CGATS21_CRPC6 (GRACoL).
-FOGRA39 = OutputCondition()
+FOGRA39 = OutputCondition(profile=str(ICC_DIR / "FOGRA39L.icc"))
 
 
 def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], subject: str = "",
@@ -111,7 +111,7 @@ def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], sub
     x4 = has_optional_content(pdf)  # optional content is PDF 1.5: PDF/X-4, not X-1a (pipeline.render.pdfx4)
     if x4:
         try:
-            make_pdfx4(pdf, condition.profile, data)
+            make_pdfx4(pdf, condition.profile or f"(no ICC profile given for {condition.identifier})", data)
         except FileNotFoundError as exc:
             raise PdfxError(f"not {PDFX4_VERSION}: {exc}") from None
     version = PDFX4_PDF_VERSION if x4 else "1.4"
