@@ -289,6 +289,8 @@ def test_mimaki_layers_are_cmyk_vectors_without_spot_or_profile_and_underbase_is
             ops = pikepdf.parse_content_stream(page, "k")
             assert [[float(v) for v in op.operands] for op in ops] == [[0, 0, 0, 1]]
         assert "/DestOutputProfile" not in pdf.Root.OutputIntents[0]  # no embedded ICC profile
+        # so no braille OCG either: it would make the file PDF/X-4, which must embed its output profile
+        assert "/OCProperties" not in pdf.Root and pdf.pdf_version == "1.4" and check_pdfx(pdf) == []
     assert b"/ICCBased" not in (tmp_path / "mini-plates-mimaki-rasterlink.pdf").read_bytes()  # objects are not in object streams
     with pikepdf.open(tmp_path / "mini-underbase.pdf") as pdf:
         [(_, space)] = pdf.pages[0].Resources.ColorSpace.items()
