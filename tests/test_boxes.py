@@ -115,7 +115,11 @@ def test_die_lines_carry_iso_19593_structural_groups_set_not_to_print(built):
         assert str(ocgs["Fold"].Usage.Print.PrintState) == "/OFF"
         assert processing_steps_by_page(pdf) == [["Structural", "Structural"]]
         assert str(pdf.Root.OutputIntents[0].OutputConditionIdentifier) == "FOGRA39"
-        assert str(pdf.docinfo.GTS_PDFXVersion) == "PDF/X-1:2003"
+        # Optional content is PDF 1.5 (ISO 32000-1 8.11): the box is PDF/X-4, without the /AS
+        # auto-state PDF/X-4 forbids, its output profile embedded.
+        assert str(pdf.docinfo.GTS_PDFXVersion) == "PDF/X-4" and pdf.pdf_version == "1.6"
+        assert "/AS" not in pdf.Root.OCProperties.D
+        assert "/DestOutputProfile" in pdf.Root.OutputIntents[0]
         page = pdf.pages[0]
         trim, bleed = [float(v) for v in page.TrimBox], [float(v) for v in page.BleedBox]
         assert trim[0] - bleed[0] == pytest.approx(9.0)  # 0.125 in bleed round the cut line's bounding box

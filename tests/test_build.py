@@ -57,7 +57,7 @@ def test_every_expected_file(built):
         "archive/braille/mini-index-everest-d-volumes.json",
         "proofs/contact-sheet.html", "proofs/backs/ember.png", "proofs/backs/forest.png",
     }
-    expected |= {f"sheets/mini-letter-{side}.pdf" for side in ("fronts", "backs", "braille", "duplex-calibration")}
+    expected |= {f"sheets/mini-letter-{side}.pdf" for side in ("fronts", "backs", "braille", "composite", "duplex-calibration")}
     expected |= {"sheets/mini-letter-imposition.json"}
     expected |= {f"archive/cards/{c}.html" for c in cards} | {f"archive/images/{c}.png" for c in cards}
     expected |= {f"proofs/fronts/{c}.png" for c in cards} | {f"uv/heightmap/{c}.png" for c in cards}

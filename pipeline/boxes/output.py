@@ -101,10 +101,7 @@ def impose_boxes(prints: Sequence[Path], labels: Sequence[str], size: tuple[floa
         sheet_labels.append(" + ".join(labels[start:start + per_sheet]))
     for key in (Name.CreationDate, Name.ModDate):  # the boxes' own (reportlab's, fixed in invariant mode)
         out.docinfo[key] = sources[0].docinfo[key]
-    register_ocgs(out)
-    structural = [o for o in find_ocgs(out) if o.get("/GTS_Metadata", {}).get("/GTS_ProcStepsGroup") == Name.Structural]
-    if structural:
-        out.Root.OCProperties.D.AS = Array([Dictionary(Event=Name.Print, OCGs=Array(structural), Category=Array([Name.Print]))])
+    register_ocgs(out)  # the die lines' groups keep their Usage (not printed); PDF/X-4 allows no /AS
     buf = io.BytesIO()
     out.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable)
     return finish(buf.getvalue(), path, title, sheet_labels, subject="tuck boxes imposed for printing and die cutting",

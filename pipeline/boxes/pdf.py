@@ -10,10 +10,11 @@ die lines: the cut outline stroked in the Separation ``CutContour`` and the fold
 knocks a hole in the print. Each is marked content of its own ISO 19593-1 structural
 optional-content group (``/GTS_ProcStepsGroup /Structural`` with ``/GTS_ProcStepsType
 /Cutting`` and ``/Creasing``: folds in card stock are creased by the die), and both groups
-are set not to print (``/Usage /Print /PrintState /OFF`` and a ``/Print`` auto-state in the
-default configuration): a RIP that knows them sends them to the cutter, a viewer that prints
-leaves them out. Finished as PDF/X-1a:2003 with the target's output intent
-(:func:`pipeline.render.pdfx.finish`, which checks it).
+are set not to print (``/Usage /Print /PrintState /OFF``; PDF/X-4, ISO 15930-7, forbids the
+``/AS`` auto-state that would make every viewer apply it, so it is the usage alone): a RIP that
+knows them sends them to the cutter, a viewer that honours print usage (PDFium) leaves them out.
+Optional content needs PDF 1.5, so the file is finished as PDF/X-4 with the target's output
+intent and its ICC profile embedded (:func:`pipeline.render.pdfx.finish`, which checks it).
 
 The braille plate (``<game>-box-<id>-braille.pdf``) is the cards' plate made the same way
 (:func:`pipeline.render.uv.plates.draw_pages`: vector circles at the geometry's base
@@ -157,8 +158,7 @@ def structural_ocgs(data: bytes, names: dict[str, str]) -> bytes:
         ))
         props[prop] = ocg
         ocgs.append(ocg)
-    register_ocgs(pdf)
-    pdf.Root.OCProperties.D.AS = Array([Dictionary(Event=Name.Print, OCGs=Array(ocgs), Category=Array([Name.Print]))])
+    register_ocgs(pdf)  # no /AS auto-state: PDF/X-4 forbids it, the Usage alone says "not printed"
     out = io.BytesIO()
     pdf.save(out, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable)
     return out.getvalue()

@@ -135,35 +135,46 @@ def stage_tactile(job: Job) -> list[Finding]:
     flat plate merged as a spot plate."""
     from pipeline.render.tactile import clearance_findings, merge_spot_plate
     from pipeline.render.uv.package import printer_for, write_uv_package
+    from pipeline.render.uv.sheets import write_composite_cards
 
     gid, blocks, fronts = job.game_id, job.braille_for("tactile").blocks, job.print_for("tactile").fronts
-    package = write_uv_package(job.deck, blocks, list(fronts.pages), job.folder("uv"), printer_for(job.settings.uv_printer),
+    printer = printer_for(job.settings.uv_printer)
+    package = write_uv_package(job.deck, blocks, list(fronts.pages), job.folder("uv"), printer,
                                spot=job.settings.spot, papers=job.settings.papers)
-    merge_spot_plate(fronts.path, package.layer, job.path("uv", f"{gid}-fronts+braille.pdf"))
-    job.tactile = TactileProduct(package.layer)
+    merged = merge_spot_plate(fronts.path, package.layer, job.path("uv", f"{gid}-fronts+braille.pdf"))
+    composite = write_composite_cards(fronts.path, merged, blocks, list(fronts.pages), printer, package.spot, job.folder("uv"), gid)
+    job.tactile = TactileProduct(package.layer, package.plates, composite)
     return list(package.findings) + clearance_findings(blocks, deck=job.deck)
 
 
 def stage_impose(job: Job) -> list[Finding]:
-    """Press sheets per paper size: fronts, duplex backs, the braille layer imposed like the fronts, a calibration sheet."""
+    """Press sheets per paper size: fronts, duplex backs, the braille layer imposed like the fronts, a calibration
+    sheet, and the UV printer profile's layered plate sheets and the composite sheet (:mod:`pipeline.render.uv.sheets`)."""
     from engine.units import parse_length
     from pipeline.render.formpages import CardPages
     from pipeline.build.release import slug_note
     from pipeline.render.impose import deck_copies, impose
     from pipeline.render.sheets import get_sheet
+    from pipeline.render.uv.package import printer_for
+    from pipeline.render.uv.sheets import impose_uv_sheets
 
-    printed, layer = job.print_for("impose"), job.tactile_for("impose").layer
+    printed, tactile = job.print_for("impose"), job.tactile_for("impose")
+    layer = tactile.layer
     fronts, backs = printed.fronts, printed.backs
     copies = deck_copies(job.deck, fronts.pages, backs.pages)
     # Read each card PDF once for every paper size.
     sources = (CardPages(fronts.path, "front"), CardPages(backs.path, "back"), CardPages(layer, "braille"))
     dx, dy = (parse_length(v) for v in job.settings.back_offset)
+    plates = CardPages(tactile.plates, "plates") if tactile.plates is not None else None
+    composite = CardPages(tactile.composite, "composite") if tactile.composite is not None else None
+    printer, note = printer_for(job.settings.uv_printer), slug_note(job.settings.run, job.settings.release)
     findings: list[Finding] = []
     for name in job.settings.papers:
         paper = get_sheet(name).with_back_offset(dx, dy)
         result = impose(*sources, paper, copies, job.folder("sheets"), job.game_id,
-                        front_ids=fronts.pages, back_ids=backs.pages, note=slug_note(job.settings.run, job.settings.release))
-        findings += result.findings
+                        front_ids=fronts.pages, back_ids=backs.pages, note=note)
+        uv = impose_uv_sheets(result, fronts.pages, plates, composite, printer, job.folder("sheets"), job.game_id, note)
+        findings += list(result.findings) + list(uv.findings)
     return findings
 
 

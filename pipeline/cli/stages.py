@@ -161,9 +161,11 @@ def uv(
     from pipeline.render.deck_pdf import unknown_class_findings
     from pipeline.render.formpages import CardPdfError
     from pipeline.render.sheets import ImpositionError
+    from pipeline.render.pdfx import PdfxError
     from pipeline.render.tactile import TactileError, clearance_findings, merge_spot_plate
     from pipeline.render.uv.package import printer_for, write_uv_package
     from pipeline.render.uv.printers import UvPrinterError
+    from pipeline.render.uv.sheets import write_composite_cards
 
     with exit_on(UvPrinterError, ValueError):
         thickness = pt_to_mm(parse_length(layer_thickness)) if layer_thickness is not None else None
@@ -176,12 +178,15 @@ def uv(
         _front_pages_or_exit(fronts, len(deck.cards), game_dir)
     blocks, findings = layout_deck(deck)  # the game's profile; BR005 when unknown
     folder = out_dir or Path("output") / deck.game.id / "uv"
-    with exit_on(TactileError, UvPrinterError, CardPdfError, ImpositionError, OutputError):
+    with exit_on(TactileError, UvPrinterError, CardPdfError, ImpositionError, OutputError, PdfxError):
         package = write_uv_package(deck, blocks, [c.id for c in deck.cards], folder, printer, spot=spot,
                                    papers=tuple(paper or ["letter"]), underbase=underbase)
         written = list(package.paths)
         if fronts is not None:
             written.append(merge_spot_plate(fronts, package.layer, folder / f"{deck.game.id}-fronts+braille.pdf"))
+            composite = write_composite_cards(fronts, written[-1], blocks, [c.id for c in deck.cards], printer, package.spot,
+                                              folder, deck.game.id)
+            written += [composite] if composite != written[-1] else []
         _mark_draft(deck, written)
     for path in written:
         out.print(f"wrote {path}", markup=False)
@@ -196,8 +201,10 @@ def impose(
     braille: Annotated[Optional[Path], typer.Option(help="UV braille layer PDF (default output/<game>/uv/<game>-braille.pdf when present).")] = None,
     back_offset: Annotated[str, typer.Option(help="Shift of the back side as 'dx,dy' with units, e.g. '0.5mm,-1mm' (x right, y up as the back is seen).")] = "0mm,0mm",
     out_dir: Annotated[Optional[Path], out_option("Output folder (default output/<game>/sheets).")] = None,
+    uv_printer: Annotated[str, typer.Option(help="UV printer profile whose plates (uv/<game>-plates-<profile>.pdf) and composite cards (uv/<game>-fronts+layers.pdf, else fronts+braille) are imposed too, when present.")] = "flat-plate",
 ) -> None:
-    """Impose a game's print PDFs and braille layer onto press sheets with crop marks, duplex backs and a calibration sheet.
+    """Impose a game's print PDFs and braille layer onto press sheets with crop marks, duplex backs and a calibration sheet,
+    and the UV printer profile's layered plates and composite sheet when the uv folder holds them.
 
     Example: [bold]deckpress impose carddata/apprentice --sheet letter --sheet 12x18 --back-offset 0.5mm,0mm[/bold]
     """
@@ -209,7 +216,11 @@ def impose(
     from pipeline.build.release import slug_note
     from pipeline.render.impose import deck_copies, impose as impose_sheets
     from pipeline.render.sheets import ImpositionError, get_sheet
+    from pipeline.render.uv.printers import UvPrinterError, load_uv_printer
+    from pipeline.render.uv.sheets import impose_uv_sheets, uv_sources
 
+    with exit_on(UvPrinterError):
+        printer = load_uv_printer(uv_printer)
     deck = load_or_exit(game_dir, Format.text)
     if stop := unknown_class_findings(deck):  # a data error: the CP008 finding, exit 1
         finish_with_findings(deck, stop)
@@ -225,15 +236,17 @@ def impose(
         copies = deck_copies(deck, card_ids, back_ids)
     findings: list[Finding] = []
     with exit_on(ImpositionError, CardPdfError, OutputError):
+        plates, composite = uv_sources(braille.parent if braille is not None else base / "uv", gid, printer)
         for name in sheet or ["letter"]:
             # the PDFs' page labels must be the data's card and class ids: a stale PDF is refused (exit 2)
             result = impose_sheets(fronts, backs, braille, get_sheet(name).with_back_offset(dx, dy), copies, out_dir or base / "sheets", gid,
                                    front_ids=card_ids, back_ids=back_ids, note=slug_note("box", False))
-            _mark_draft(deck, result.paths)
+            uv = impose_uv_sheets(result, card_ids, plates, composite, printer, out_dir or base / "sheets", gid, slug_note("box", False))
+            _mark_draft(deck, result.paths + uv.paths)
             out.print(f"{name}: {result.cols}×{result.rows} {result.orientation}, {result.faces} cards on {result.sheets} sheet(s)", markup=False)
-            for path in result.paths:
+            for path in result.paths + uv.paths:
                 out.print(f"wrote {path}", markup=False)
-            findings += result.findings
+            findings += list(result.findings) + list(uv.findings)
     finish_with_findings(deck, findings)
 
 

@@ -4,8 +4,9 @@ Inputs are the print PDFs (fronts: one page per unique card; backs: one page per
 optionally the UV braille layer (page for page with the fronts), a sheet preset and the
 copies to print. Outputs, in ``out_dir``:
 
-- ``<game>-<sheet>-fronts.pdf``, ``-backs.pdf``, ``-braille.pdf``: one page per press sheet;
-  the braille sheets carry the braille pages at exactly the fronts' positions;
+- ``<game>-<sheet>-fronts.pdf``, ``-backs.pdf``, ``-braille.pdf``: one page per press sheet; the
+  braille sheets carry the flat plate at the fronts' positions (the layered plate and composite
+  sheets of the UV printer profile: :mod:`pipeline.render.uv.sheets`);
 - ``<game>-<sheet>-duplex-calibration.pdf``: a two-page (front, back) sheet of cross-hairs, the
   back's numbered in mm, with printed instructions (a third page when they do not fit,
   :mod:`pipeline.render.calibration`);
@@ -18,9 +19,8 @@ the source's BleedBox; the stub is merged onto the sheet with pypdf's
 whole bleed travels with the card and nothing beyond it spills onto a neighbour.
 Source pages are read once and cached per output file.
 
-Marks (crop marks, registration targets, slug) are drawn with reportlab first and the
-cards merged after them, in slot order; marks stay outside every bleed, so nothing
-overlaps (see :mod:`pipeline.render.marks`).
+Marks (crop marks, registration targets, slug) are drawn with reportlab first and the cards merged
+after them, in slot order; marks stay outside every bleed (see :mod:`pipeline.render.marks`).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ NOT_PDFX = declare(
     "IM004",
     "sheets-not-pdfx",
     Severity.warning,
-    """The imposed sheets cannot be PDF/X-1a:2003 because the card pages are not (an unembedded font, RGB colour …).
+    """The imposed sheets cannot be PDF/X (X-1a:2003; X-4 for braille) because the card pages are not (an unembedded font, RGB …).
 
     They are written anyway, without the PDF/X claim; a print shop's preflight would reject them.
 
@@ -118,11 +118,8 @@ class Placement:
 
 @dataclass(frozen=True)
 class ImposeResult:
-    """What :func:`impose` wrote and where every card went.
-
-    ``sheets`` is the number of press sheets (per side); ``faces`` the cards printed;
-    ``backs``/``braille`` are None when no such PDF was given.
-    """
+    """What :func:`impose` wrote and where every card went: ``sheets`` press sheets (per side), ``faces``
+    cards printed, ``backs``/``braille`` None when no such PDF was given, the ``grid`` they follow."""
 
     sheet: str
     orientation: str
@@ -137,6 +134,7 @@ class ImposeResult:
     imposition_map: Path
     placements: tuple[Placement, ...]
     findings: tuple[Finding, ...]
+    grid: Grid | None = None
 
     @property
     def per_sheet(self) -> int:
@@ -186,19 +184,26 @@ def _slug(game_id: str, grid: Grid, side: str, number: int, count: int, note: st
 
 def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str,
                 note: str = "") -> list[Finding]:
-    """Impose ``faces`` (source page index per card, in order) onto sheets for one side and write ``path``.
-
-    The sheets are finished as PDF/X-1a:2003 (:func:`pipeline.render.pdfx.finish`, each page
-    labelled "sheet n side"); when the source pages break PDF/X-1a (an unembedded font, RGB)
-    the sheets are written as they are and an IM004 finding says why.
-    """
+    """Impose ``faces`` (source page index per card, in order) for one side (:func:`write_sheet_pages`)."""
     count = grid.sheets_for(len(faces))
-    slugs = [_slug(game_id, grid, side, n, count, note) for n in range(1, count + 1)]
+    return write_sheet_pages(path, grid, side, source, [faces[n * grid.per_sheet:(n + 1) * grid.per_sheet] for n in range(count)],
+                             [_slug(game_id, grid, side, n, count, note) for n in range(1, count + 1)],
+                             [f"sheet {n} {side}" for n in range(1, count + 1)], f"{game_id} {side} sheets ({grid.spec.name})", font)
+
+
+def write_sheet_pages(path: Path, grid: Grid, side: str, source: CardPages, sheets: Sequence[Sequence[int | None]],
+                      slugs: Sequence[str], labels: Sequence[str], title: str, font: str) -> list[Finding]:
+    """One press-sheet page per entry of ``sheets`` (source page index per slot, None: empty) with
+    ``side``'s marks, a slug and a label per page, finished PDF/X (:func:`~pipeline.render.pdfx.finish`:
+    X-4 when the cards carry the braille OCG); sources that break PDF/X: written as they are, IM004;
+    IM007 for a slug that found no room (:func:`pipeline.render.marks.slug_findings`)."""
     data = marks.marks_pdf(grid, side, slugs, font)
     writer = PdfWriter()
-    for n, marks_page in enumerate(PdfReader(io.BytesIO(data)).pages):
+    for marks_page, faces in zip(PdfReader(io.BytesIO(data)).pages, sheets):
         sheet = writer.add_page(marks_page)
-        for slot, index in enumerate(faces[n * grid.per_sheet:(n + 1) * grid.per_sheet]):
+        for slot, index in enumerate(faces):
+            if index is None:
+                continue
             bled, box = grid.side_bled(side, slot), source.boxes[index].bleed
             move = Transformation().translate(bled.x0 - box.x0, bled.y0 - box.y0)
             sheet.merge_transformed_page(source.stub(writer, index), move)
@@ -207,12 +212,11 @@ def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: lis
     buf = io.BytesIO()
     writer.write(buf)
     data = register_ocgs_bytes(buf.getvalue())  # the cards' ISO 19593-1 braille OCG (pipeline.render.uv.ocg), if any
-    labels = [f"sheet {n} {side}" for n in range(1, count + 1)]
     try:
-        finish(data, path, f"{game_id} {side} sheets ({grid.spec.name})", labels)
+        finish(data, path, title, list(labels))
     except PdfxError as exc:
         write_bytes(path, data)
-        return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X-1a: {exc}", Location(str(source.path)),
+        return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X: {exc}", Location(str(source.path)),
                                  "impose the PDF/X print PDFs deckpress renders, or preflight these sheets")]
     return marks.slug_findings(grid, side, slugs, font, str(path))
 
@@ -304,7 +308,7 @@ def impose(
         sheets=grid.sheets_for(len(front_faces)), faces=len(front_faces),
         fronts=paths["front"], backs=paths["back"] if backs is not None else None,
         braille=paths["braille"] if braille is not None else None, calibration=calibration,
-        imposition_map=out / f"{stem}-imposition.json", placements=placements, findings=tuple(findings),
+        imposition_map=out / f"{stem}-imposition.json", placements=placements, findings=tuple(findings), grid=grid,
     )
     write_text(result.imposition_map, json.dumps(imposition_map(result, grid, game_id), indent=1) + "\n")
     return result

@@ -81,7 +81,7 @@ class PrintTarget(BaseModel):
 def output_condition(target: PrintTarget | str | None = None) -> OutputCondition:
     """The target's output intent as the :class:`pipeline.render.pdfx.OutputCondition` the PDF/X writer takes."""
     chosen = target if isinstance(target, PrintTarget) else load_target(target or DEFAULT_TARGET)
-    return OutputCondition(**chosen.output_intent.model_dump())
+    return OutputCondition(**chosen.output_intent.model_dump(), profile=str(chosen.profile_path))
 
 
 def target_names() -> list[str]:

@@ -36,11 +36,14 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class UvPackage:
     """What :func:`write_uv_package` wrote: the flat plate (for imposition), every path, and
-    UV003 findings (a layer count outside 1–200: no layered plate, height maps or ticket then)."""
+    UV003 findings (a layer count outside 1–200: no layered plate, height maps or ticket then);
+    ``plates`` the layered plate PDF (None for a flat profile) and ``spot`` the clear spot used."""
 
     layer: Path
     paths: tuple[Path, ...]
     findings: tuple[Finding, ...]
+    plates: Path | None = None
+    spot: str = ""
 
 
 def printer_for(name: str | None, layer_thickness_mm: float | None = None) -> UvPrinter:
@@ -87,12 +90,15 @@ def write_uv_package(deck: Deck, blocks: Mapping[str, BrailleBlock], card_ids: S
     layer = render_braille_layer(blocks, card_ids, folder / f"{gid}-braille.pdf", spot_name=clear)
     paths = [layer, write_dot_map(blocks, folder / f"{gid}-dots.json", spot_name=clear, printer=printer)]
     if findings:
-        return UvPackage(layer, tuple(paths), tuple(findings))
+        return UvPackage(layer, tuple(paths), tuple(findings), spot=clear)
     files = {"flat plate (imposed on the press sheets)": layer.name}
+    plates = None
     if printer.plate_mode not in ("single", "height-map"):
         plates = render_layer_plates(blocks, card_ids, folder / f"{gid}-plates-{printer.id}.pdf", printer, clear, stacks)
         paths.append(plates)
         files[f"layered plates for {printer.rip}"] = plates.name
+        files["layered plate sheets (build, impose)"] = f"sheets/{gid}-<paper>-plates-{printer.id}.pdf"
+    files["composite sheets, CMYK + a separation per layer (build, impose)"] = f"sheets/{gid}-<paper>-composite.pdf"
     paths.append(render_mask(blocks, card_ids, folder / f"{gid}-mask-k100.pdf"))
     files["K=100 mask"] = paths[-1].name
     if underbase:
@@ -105,4 +111,4 @@ def write_uv_package(deck: Deck, blocks: Mapping[str, BrailleBlock], card_ids: S
     ticket = job_ticket(deck, printer, clear, stacks, files, papers, underbase)
     paths.append(write_ticket_json(ticket, folder / f"{gid}-uv-ticket.json"))
     paths.append(write_ticket_pdf(ticket, folder / f"{gid}-uv-ticket.pdf"))
-    return UvPackage(layer, tuple(paths), tuple(findings))
+    return UvPackage(layer, tuple(paths), tuple(findings), plates, clear)

@@ -2,8 +2,11 @@
 
 Every page has the fronts' boxes (MediaBox = BleedBox = trim + 2 × bleed, TrimBox the trim, from
 the card layout), holds only braille dots as filled vector circles with overprint on (ExtGState
-``/op true /OPM 1``), is finished as PDF/X-1a:2003 like the print PDFs and is marked as ISO
-19593-1 processing step Braille (White for the underbase; :mod:`pipeline.render.uv.ocg`).
+``/op true /OPM 1``), is marked as ISO 19593-1 processing step Braille (White for the underbase;
+:mod:`pipeline.render.uv.ocg`) and so finished as PDF/X-4 (optional content is PDF 1.5:
+:mod:`pipeline.render.pdfx4`). The exception is Mimaki's ``cmyk-layer-pages``: RasterLink refuses
+colour replacement in a PDF with an embedded profile and PDF/X-4 embeds its output profile, so
+those pages carry no OCG and stay PDF/X-1a:2003 (registered output intent, nothing embedded).
 
 Layered plates follow the printer profile's ``plate_mode`` (:mod:`pipeline.render.uv.printers`):
 
@@ -81,9 +84,10 @@ def _spot(name: str) -> CMYKColorSep:
 
 
 def draw_pages(pages: Sequence[tuple[str, Sequence[Disc]]], path: str | Path, title: str, subject: str,
-               group: str = BRAILLE, layout: CardLayout | None = None) -> Path:
-    """Write pages of discs (``(label, discs)`` each) with the layout's boxes, overprint on,
-    finished PDF/X-1a:2003 and marked as ISO 19593-1 processing step ``group``. Returns ``path``."""
+               group: str | None = BRAILLE, layout: CardLayout | None = None) -> Path:
+    """Write pages of discs (``(label, discs)`` each) with the layout's boxes, overprint on, marked
+    as ISO 19593-1 processing step ``group`` and finished PDF/X-4; ``group=None``: no OCG, PDF/X-1a:2003.
+    Returns ``path``."""
     from pipeline.render.fonts import face
 
     layout = layout or load_layout()
@@ -106,7 +110,8 @@ def draw_pages(pages: Sequence[tuple[str, Sequence[Disc]]], path: str | Path, ti
             canvas._code.append(circle_operators(centres, mm_to_pt(disc.diameter_mm / 2)) + " f")
         canvas.showPage()
     canvas.save()
-    return finish(mark_pdf_bytes(buf.getvalue(), group), path, title, [label for label, _ in pages], subject=subject)
+    data = mark_pdf_bytes(buf.getvalue(), group) if group else buf.getvalue()
+    return finish(data, path, title, [label for label, _ in pages], subject=subject)
 
 
 def _blocks_for(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str]) -> list[BrailleBlock]:
@@ -140,7 +145,8 @@ def render_layer_plates(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[s
         pages += [(f"{block.card_id} L{k:02d}", [Disc(colour, d, dots)]) for k, d in layers]
     ink = "DeviceCMYK K=100" if mode == "cmyk-layer-pages" else f"spot colour {spot}"
     return draw_pages(pages, path, f"UV braille plates for {printer.name}, {ink}",
-                      f"braille dot layers ({mode}), bottom layer first; {printer.rip}", layout=layout)
+                      f"braille dot layers ({mode}), bottom layer first; {printer.rip}",
+                      group=None if mode == "cmyk-layer-pages" else BRAILLE, layout=layout)  # module docs: no profile for RasterLink
 
 
 def render_mask(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], path: str | Path,
