@@ -37,6 +37,7 @@ STAGE_MODULES: tuple[str, ...] = (
     "pipeline.emboss.write",
     "pipeline.archive.site",
     "pipeline.proofs.proof",
+    "pipeline.exports.vendors",
 )
 
 
@@ -107,10 +108,10 @@ def stage_print(job: Job) -> list[Finding]:
 
     gid = job.game_id
     try:
-        fronts = render_fronts(job.deck, job.path("print", f"{gid}-fronts.pdf"))
+        fronts = render_fronts(job.deck, job.path("print", f"{gid}-fronts.pdf"), target=job.settings.target)
     except NoCardLayout as exc:
         return [exc.finding]
-    backs = render_backs(job.deck, job.path("print", f"{gid}-backs.pdf"))
+    backs = render_backs(job.deck, job.path("print", f"{gid}-backs.pdf"), target=job.settings.target)
     job.printed = PrintProduct(fronts, backs)
     return list(fronts.findings) + list(backs.findings)
 
@@ -133,11 +134,12 @@ def stage_tactile(job: Job) -> list[Finding]:
     plate, layered plates, K=100 mask, height maps, dot map, job ticket) and the fronts with the
     flat plate merged as a spot plate."""
     from pipeline.render.tactile import clearance_findings, merge_spot_plate
+    from pipeline.render.targets import output_condition
     from pipeline.render.uv.package import printer_for, write_uv_package
 
     gid, blocks, fronts = job.game_id, job.braille_for("tactile").blocks, job.print_for("tactile").fronts
     package = write_uv_package(job.deck, blocks, list(fronts.pages), job.folder("uv"), printer_for(job.settings.uv_printer),
-                               spot=job.settings.spot, papers=job.settings.papers)
+                               spot=job.settings.spot, papers=job.settings.papers, condition=output_condition(job.settings.target))
     merge_spot_plate(fronts.path, package.layer, job.path("uv", f"{gid}-fronts+braille.pdf"))
     job.tactile = TactileProduct(package.layer)
     return list(package.findings) + clearance_findings(blocks, deck=job.deck)
@@ -150,6 +152,7 @@ def stage_impose(job: Job) -> list[Finding]:
     from pipeline.build.release import slug_note
     from pipeline.render.impose import deck_copies, impose
     from pipeline.render.sheets import get_sheet
+    from pipeline.render.targets import output_condition
 
     printed, layer = job.print_for("impose"), job.tactile_for("impose").layer
     fronts, backs = printed.fronts, printed.backs
@@ -161,7 +164,8 @@ def stage_impose(job: Job) -> list[Finding]:
     for name in job.settings.papers:
         paper = get_sheet(name).with_back_offset(dx, dy)
         result = impose(*sources, paper, copies, job.folder("sheets"), job.game_id,
-                        front_ids=fronts.pages, back_ids=backs.pages, note=slug_note(job.settings.run, job.settings.release))
+                        front_ids=fronts.pages, back_ids=backs.pages, note=slug_note(job.settings.run, job.settings.release),
+                        condition=output_condition(job.settings.target))
         findings += result.findings
     return findings
 
@@ -182,7 +186,7 @@ def stage_archive(job: Job) -> list[Finding]:
 
     fronts = job.print_for("archive").fronts
     folder = job.folder("archive")
-    write_archive(job.deck, job.braille_for("archive").blocks, fronts.path, folder, page_ids=fronts.pages)
+    write_archive(job.deck, job.braille_for("archive").blocks, fronts.path, folder, page_ids=fronts.pages, target=job.settings.target)
     return check_qr_links(job.deck, folder)
 
 
@@ -195,8 +199,23 @@ def stage_proof(job: Job) -> list[Finding]:
     # The contact sheet names files as the manifest does: the same bytes from any working directory.
     shown = portable_findings(job.findings, job.deck.folder, (job.staging, Path(job.settings.out_dir) / job.game_id))
     write_proofs(job.deck, job.braille_for("proof").blocks, fronts.path, backs.path, job.folder("proofs"), shown,
-                 dpi=job.settings.proof_dpi, front_ids=fronts.pages, back_ids=backs.pages)
+                 dpi=job.settings.proof_dpi, front_ids=fronts.pages, back_ids=backs.pages, target=job.settings.target)
     return []
+
+
+def stage_vendor(job: Job) -> list[Finding]:
+    """For a vendor preset (``--target thegamecrafter`` …): its upload files and manifest in
+    ``vendor/<target>/`` (:mod:`pipeline.exports.vendors`) and the VE cut findings; nothing for a press target."""
+    from pipeline.exports.vendors import write_vendor_files
+    from pipeline.render.targets import load_target
+
+    target = load_target(job.settings.target)
+    if target.vendor is None:
+        return []
+    printed = job.print_for("vendor")
+    result = write_vendor_files(job.deck, printed.fronts.path, printed.backs.path, target, job.folder("vendor", target.id),
+                                front_ids=printed.fronts.pages, back_ids=printed.backs.pages)
+    return list(result.findings)
 
 
 STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
@@ -210,6 +229,7 @@ STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("emboss", stage_emboss),
     ("archive", stage_archive),
     ("proof", stage_proof),
+    ("vendor", stage_vendor),
 )
 
 #: The preflight, run one after another in the game's process: all three run, then their
@@ -226,6 +246,7 @@ FOLDERS: dict[str, str] = {
     "emboss": "emboss",
     "archive": "archive",
     "proof": "proofs",
+    "vendor": "vendor",
 }
 
 #: The finding families each later stage reports (``--only`` keeps the others' findings).
@@ -237,6 +258,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "impose": ("IM",),
     "emboss": ("EM",),
     "archive": ("AR",),
+    "vendor": ("VE",),
 }
 
 #: What each stage needs first (for ``--only``); checks and braille always run.
@@ -246,6 +268,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "impose": ("print", "tactile"),
     "archive": ("print",),
     "proof": ("print",),
+    "vendor": ("print",),
 }
 
 

@@ -38,7 +38,7 @@ from engine.findings import Finding, Location, Severity
 from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.render import marks
-from pipeline.render.pdfx import finish
+from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 from pipeline.render.sheets import Grid, Rect
 
 NOTES_CUT = declare(
@@ -338,7 +338,8 @@ def _draw_note(canvas: Canvas, line: NoteLine, font: str) -> None:
     canvas.restoreState()
 
 
-def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", note: str = "") -> Path:
+def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", note: str = "",
+                      condition: OutputCondition = FOGRA39) -> Path:
     """A duplex calibration sheet: page 1 (front) and page 2 (back), crop marks, cross-hairs, instructions.
 
     The front has a 10 mm cross-hair at each slot's trim centre; the back has one at each
@@ -346,7 +347,7 @@ def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", 
     of 1 mm ticks to ±5 mm (:func:`scale_ticks`), numbered (:func:`scale_labels`). Each side carries its
     instructions (:func:`plan_notes`) outside the cards, and the slug (headed by ``note``, the
     build's draft mark). Finished as
-    PDF/X-1a:2003. Returns ``path``.
+    PDF/X-1a:2003 with ``condition``'s output intent (the build's printing target). Returns ``path``.
     """
     spec = grid.spec
     buf = io.BytesIO()
@@ -375,4 +376,4 @@ def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", 
             _draw_note(canvas, line, font)
         canvas.showPage()
     canvas.save()
-    return finish(buf.getvalue(), path, title or f"duplex calibration ({spec.name})", ["front", "back"])
+    return finish(buf.getvalue(), path, title or f"duplex calibration ({spec.name})", ["front", "back"], condition=condition)

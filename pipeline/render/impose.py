@@ -40,7 +40,7 @@ from pipeline.common.files import write_bytes, write_text
 from pipeline.render import marks
 from pipeline.render.calibration import SCALE_MM, notes_cut_findings, write_calibration
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
-from pipeline.render.pdfx import PdfxError, finish
+from pipeline.render.pdfx import FOGRA39, OutputCondition, PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
 from pipeline.render.uv.ocg import register_ocgs_bytes
 
@@ -195,7 +195,7 @@ def _slug(game_id: str, grid: Grid, side: str, number: int, count: int, note: st
 
 
 def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str,
-                note: str = "") -> list[Finding]:
+                note: str = "", condition: OutputCondition = FOGRA39) -> list[Finding]:
     """Impose ``faces`` (source page index per card, in order) onto sheets for one side and write ``path``.
 
     The sheets are finished as PDF/X-1a:2003 (:func:`pipeline.render.pdfx.finish`, each page
@@ -218,7 +218,7 @@ def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: lis
     data = register_ocgs_bytes(buf.getvalue())  # the cards' ISO 19593-1 braille OCG (pipeline.render.uv.ocg), if any
     labels = [f"sheet {n} {side}" for n in range(1, count + 1)]
     try:
-        finish(data, path, f"{game_id} {side} sheets ({grid.spec.name})", labels)
+        finish(data, path, f"{game_id} {side} sheets ({grid.spec.name})", labels, condition=condition)
     except PdfxError as exc:
         write_bytes(path, data)
         return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X-1a: {exc}", Location(str(source.path)),
@@ -257,6 +257,7 @@ def impose(
     front_ids: Sequence[str] | None = None,
     back_ids: Sequence[str] | None = None,
     note: str = "",
+    condition: OutputCondition = FOGRA39,
 ) -> ImposeResult:
     """Impose a game's card PDFs onto press sheets (see the module docs for the files written).
 
@@ -273,7 +274,8 @@ def impose(
     page (:func:`check_page_ids`; :class:`StaleCardPdfError` otherwise). Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
     IM003 (page without TrimBox), IM004 (sources not PDF/X-1a, so neither are the sheets),
     IM005 (back offset over 5 mm on an axis), IM006 (calibration instructions cut for want of margin).
-    ``note`` heads every sheet's slug line (the build's draft mark and print run).
+    ``note`` heads every sheet's slug line (the build's draft mark and print run); ``condition`` is the
+    output intent of every sheet (the build's printing target, :func:`pipeline.render.targets.output_condition`).
     """
     from pipeline.render.fonts import face
 
@@ -295,12 +297,13 @@ def impose(
     out = Path(out_dir)
     stem = f"{game_id}-{spec.name}"
     paths = {side: out / f"{stem}-{side}s.pdf" for side in ("front", "back")} | {"braille": out / f"{stem}-braille.pdf"}
-    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font, note)
+    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font, note, condition)
     if backs is not None:
-        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font, note)
+        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font, note, condition)
     if braille is not None:
-        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font, note)
-    calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})", note)
+        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font, note, condition)
+    calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})",
+                                    note, condition)
     findings += _sheet_findings(grid, font, calibration, paths, with_backs=backs is not None, note=note)
 
     placements = tuple(
