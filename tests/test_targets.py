@@ -132,3 +132,12 @@ def test_art_in_the_print_pdf_is_the_profile_separation(game_copy):
         pixel = pikepdf.PdfImage(image).as_pil_image().getpixel((10, 10))
     assert pixel == separate_image(Image.new("RGB", (1, 1), (40, 120, 200)), "gracol").getpixel((0, 0))
     assert pixel != Image.new("RGB", (1, 1), (40, 120, 200)).convert("CMYK").getpixel((0, 0))  # not the device formula
+
+
+def test_check_measures_against_the_target_and_runs_the_vendor_cut_check(mini_dir):
+    default = runner.invoke(app, ["check", str(mini_dir), "--format", "json"])
+    vendor = runner.invoke(app, ["check", str(mini_dir), "--format", "json", "--target", "thegamecrafter"])
+    codes = lambda result: {f["code"] for f in json.loads(result.output)["findings"]}  # noqa: E731
+    assert "VE002" not in codes(default) and "VE002" in codes(vendor)
+    assert vendor.exit_code == 0  # a warning: the frame on their cut line, no text in it
+    assert runner.invoke(app, ["check", str(mini_dir), "--target", "thegamecrafter", "--strict"]).exit_code == 1

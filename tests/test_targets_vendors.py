@@ -145,7 +145,7 @@ def test_the_drivethrucards_ink_limit_is_240_percent():
     game = folder_game.model_copy(update={"classes": [ember.model_copy(update={"palette": rich})] + folder_game.classes[1:]})
     assert "PR010" not in {f.code for f in palette_findings(game, "swop")}  # 250 % is inside SWOP's 300 %
     (ink,) = [f for f in palette_findings(game, "drivethrucards") if f.code == "PR010"]
-    assert "covers 250 %, over the 240 % ink limit of CGATS TR 001" in ink.message
+    assert "covers 250 %, over the 240 % ink limit of CGATS TR 001 (measured with CGATS TR 003)" in ink.message
 
 
 def test_a_vendor_build_writes_its_folder_and_a_press_build_none(tmp_path):

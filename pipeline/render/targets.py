@@ -90,6 +90,15 @@ class PrintTarget(BaseModel):
     characterisation: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     ink_limit: float = Field(gt=0, le=400)
     vendor: VendorPreset | None = None
+    #: The data the colour is measured with, when it is not the output intent's own (DriveThruCards: TR 003 for TR 001).
+    measured_with: str | None = None
+
+    @property
+    def condition_label(self) -> str:
+        """The output intent's identifier as findings name it, with the measuring data when that differs:
+        ``FOGRA39``; ``CGATS TR 001 (measured with CGATS TR 003)``."""
+        identifier = self.output_intent.identifier
+        return f"{identifier} (measured with {self.measured_with})" if self.measured_with else identifier
 
     @property
     def profile_path(self) -> Path:
