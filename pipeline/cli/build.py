@@ -56,7 +56,7 @@ def build(
     release: Annotated[bool, typer.Option("--release", help="Press files: refuse to write while a card is provisional, a face prints placeholder art or the archive URL is a placeholder (exit 1, every cause listed).")] = False,
     target: Annotated[str, target_option()] = "fogra39",
 ) -> None:
-    """Build every output for the given games: checks, braille, print PDFs, UV layer, press sheets, BRF/PEF, archive, proofs.
+    """Build every output for the given games: checks, braille, print PDFs, UV layer, press sheets, BRF/PEF, archive, proofs (and with a vendor preset --target, its upload files).
 
     Errors stop a game before anything is written (unless --force). An unchanged rebuild reuses the previous output.
 

@@ -245,8 +245,9 @@ class ProofRun:
 
 
 def proof_cards(deck: Deck, card_ids: Iterable[str] | None, out_dir: str | Path, dpi: float = PROOF_DPI,
-                checks: Iterable[Finding] = (), layout: CardLayout | None = None) -> ProofRun:
-    """Proof some cards of a deck (None: every card, plus the backs and the contact sheet).
+                checks: Iterable[Finding] = (), layout: CardLayout | None = None, target: str | None = None) -> ProofRun:
+    """Proof some cards of a deck (None: every card, plus the backs and the contact sheet), drawn and
+    soft-proofed for the printing ``target`` (id, default fogra39).
 
     Only the asked cards are braille-laid-out, drawn and rasterised (one card takes a
     fraction of a second). ``checks`` are the deck-wide findings to keep for these cards
@@ -268,13 +269,13 @@ def proof_cards(deck: Deck, card_ids: Iterable[str] | None, out_dir: str | Path,
     blocks, findings = layout_deck(part, layout)
     out_dir = Path(out_dir)
     with tempfile.TemporaryDirectory(prefix="deckpress-proof-") as tmp:
-        fronts = render_fronts(part, Path(tmp) / "fronts.pdf", layout)
+        fronts = render_fronts(part, Path(tmp) / "fronts.pdf", layout, target=target)
         findings += fronts.findings
-        paths = list(write_front_proofs(part, blocks, fronts.path, out_dir, fronts.pages, dpi, layout=layout).values())
+        paths = list(write_front_proofs(part, blocks, fronts.path, out_dir, fronts.pages, dpi, layout=layout, target=target).values())
         if everything:
-            backs = render_backs(deck, Path(tmp) / "backs.pdf", layout)
+            backs = render_backs(deck, Path(tmp) / "backs.pdf", layout, target=target)
             findings += backs.findings
-            paths += list(write_back_proofs(deck, backs.path, out_dir, backs.pages, dpi).values())
+            paths += list(write_back_proofs(deck, backs.path, out_dir, backs.pages, dpi, target).values())
     findings += list(checks)
     wanted = set(ids)
     kept = [f for f in findings if (f.location.card in wanted) or (everything and not f.location.card)]
