@@ -30,6 +30,7 @@ from __future__ import annotations
 import io
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -118,11 +119,16 @@ def fit_to_image(trim: Image.Image, size: tuple[int, int]) -> Image.Image:
     return out
 
 
+@lru_cache(maxsize=1)
+def _srgb_profile() -> bytes:
+    """LittleCMS's built-in sRGB (IEC 61966-2-1) as ICC bytes, to embed in every PNG."""
+    return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+
+
 def _srgb_png(image: Image.Image) -> bytes:
     """``image`` as an 8-bit RGB PNG with the sRGB ICC profile embedded (what the pixels are)."""
     buf = io.BytesIO()
-    srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
-    image.convert("RGB").save(buf, format="PNG", compress_level=3, icc_profile=srgb)
+    image.convert("RGB").save(buf, format="PNG", compress_level=3, icc_profile=_srgb_profile())
     return buf.getvalue()
 
 
