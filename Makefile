@@ -23,8 +23,10 @@ STAMP := $(VENV)/.deckpress-installed
 
 setup: $(STAMP) $(ICC_PROFILES)
 
+# The profile's ink limit is its press target's (the file without a vendor: section): a
+# vendor preset sharing the data (DriveThruCards' 240 % on TR003) checks its own lower limit.
 templates/targets/icc/%.icc: scripts/build-icc.sh | $(STAMP)
-	@scripts/build-icc.sh $* $@ $$(sed -n 's/^ink_limit: *//p' $$(grep -l '^characterisation: $*$$' templates/targets/*.yaml))
+	@scripts/build-icc.sh $* $@ $$(sed -n 's/^ink_limit: *//p' $$(grep -L '^vendor:' $$(grep -l '^characterisation: $*$$' templates/targets/*.yaml)))
 
 $(STAMP): pyproject.toml $(LOCK) scripts/ensure-system.sh scripts/link-louis.sh
 	@scripts/ensure-system.sh $(APT_PACKAGES)

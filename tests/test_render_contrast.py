@@ -227,7 +227,7 @@ def test_soft_proof_image_and_errors(tmp_path):
                           characterisation="NOPE", ink_limit=300)
     with pytest.raises(ColourError, match="run `make setup`"):
         soft_proof_srgb((0, 0, 0, 0), missing)
-    with pytest.raises(TargetError, match="unknown printing target 'offset'; known: fogra39, gracol, swop"):
+    with pytest.raises(TargetError, match="unknown printing target 'offset'; known: drivethrucards, fogra39, gracol, makeplayingcards, swop, thegamecrafter$"):
         load_target("offset")
 
 

@@ -319,11 +319,12 @@ def power_key(deck: Deck) -> list[dict]:
     return rows
 
 
-def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: Path, dpi: float) -> dict[str, _Face]:
+def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: Path, dpi: float,
+                 target: str | None = None) -> dict[str, _Face]:
     wanted = {c.id for c in deck.cards}
     faces: dict[str, _Face] = {}
     count = 0
-    for card_id, raster in zip(page_ids, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True)):
+    for card_id, raster in zip(page_ids, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True, target=target)):
         count += 1
         if card_id not in wanted or card_id in faces:
             continue
@@ -334,13 +335,13 @@ def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir:
 
 
 def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path | None, out_dir: str | Path,
-                  page_ids: Sequence[str] | None = None, face_dpi: float = FACE_DPI) -> list[Path]:
+                  page_ids: Sequence[str] | None = None, face_dpi: float = FACE_DPI, target: str | None = None) -> list[Path]:
     """Write the game's archive into ``out_dir``; returns every written path (index first).
 
     ``blocks`` are the braille stage's blocks by card id (a card without one gets a page
     that says so); ``fronts_pdf`` is the print fronts PDF whose page i is the face of
     card ``page_ids[i]`` (default: the deck's cards in order, as ``render_fronts`` writes
-    them), rasterised at ``face_dpi`` (trim only, 288 × 480 px at 96 dpi for 3×5 in);
+    them), soft-proofed for the printing ``target`` (id, default fogra39) and rasterised at ``face_dpi`` (trim only, 288 × 480 px at 96 dpi for 3×5 in);
     None writes pages without a face image. A card whose archive path is unsafe gets no
     page (:func:`check_qr_links` reports it). Raises ArchiveError when the fronts PDF's
     page count does not match, RasterError for an unreadable PDF, OutputError when
@@ -350,7 +351,7 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     faces: dict[str, _Face] = {}
     if fronts_pdf is not None:
         ids = list(page_ids) if page_ids is not None else [c.id for c in deck.cards]
-        faces = _write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi)
+        faces = _write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi, target)
         missing = [c.id for c in deck.cards if c.id not in faces]
         if missing:
             raise ArchiveError(f"{fronts_pdf} has no face page for card(s) {', '.join(missing[:5])}")

@@ -43,10 +43,10 @@ from pipeline.boxes.plan import BRAILLE_NEAR_FOLD, QR_CROSSES_FOLD, BoxPlan, not
 from pipeline.braille.geometry import Dot, dot_centres
 from pipeline.common.files import write_text
 from pipeline.common.layout import CardLayout, TrimSize
-from pipeline.render.pdfx import finish
+from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 from pipeline.render.targets import PrintTarget, output_condition
 from pipeline.render.tactile import check_spot_name, merge_spot_plate, spot_colour, to_pdf
-from pipeline.render.uv.ocg import register_ocgs
+from pipeline.render.uv.ocg import BRAILLE, register_ocgs
 from pipeline.render.uv.plates import K100, Disc, draw_pages, layer_spot_name
 from pipeline.render.uv.printers import UV_PRINTERS, UvPrinter
 from pipeline.render.uv.stack import dot_stack, stack_findings
@@ -186,14 +186,16 @@ def write_print_pdf(plan: BoxPlan, path: Path, target: PrintTarget, bleed_pt: fl
     return path, findings
 
 
-def write_plates(plan: BoxPlan, folder: Path, stem: str, printer: UvPrinter, spot: str, bleed_pt: float) -> tuple[list[Path], list[Finding]]:
-    """The flat braille plate and, for a layered printer profile, its layer plates (module docs)."""
+def write_plates(plan: BoxPlan, folder: Path, stem: str, printer: UvPrinter, spot: str, bleed_pt: float,
+                 condition: OutputCondition = FOGRA39) -> tuple[list[Path], list[Finding]]:
+    """The flat braille plate and, for a layered printer profile, its layer plates (module docs), with
+    ``condition``'s output intent; Mimaki's CMYK layer pages carry no OCG (as the cards' plates)."""
     layout = box_layout(plan, bleed_pt)
     dots = tuple(box_dots(plan))
     profile = plan.profile
     flat = draw_pages([(plan.box_id, [Disc(spot_colour(spot), profile.dot_base, dots)])], folder / f"{stem}-braille.pdf",
                       f"UV braille plate of the {plan.name} tuck box, spot colour {spot}",
-                      "braille dots of the flat box, registered with its print PDF", layout=layout)
+                      "braille dots of the flat box, registered with its print PDF", layout=layout, condition=condition)
     paths = [flat]
     findings = stack_findings(profile.dot_height, printer.layer_thickness_mm, Location(str(UV_PRINTERS / f"{printer.id}.yaml")))
     if findings or printer.plate_mode in ("single", "height-map"):
@@ -205,7 +207,8 @@ def write_plates(plan: BoxPlan, folder: Path, stem: str, printer: UvPrinter, spo
         colour = K100 if printer.plate_mode == "cmyk-layer-pages" else spot_colour(spot)
         pages = [(f"{plan.box_id} L{k:02d}", [Disc(colour, d, dots)]) for k, d in layers]
     paths.append(draw_pages(pages, folder / f"{stem}-plates-{printer.id}.pdf", f"UV braille plates of the {plan.name} tuck box for {printer.name}",
-                            f"braille dot layers ({printer.plate_mode}), bottom layer first; {printer.rip}", layout=layout))
+                            f"braille dot layers ({printer.plate_mode}), bottom layer first; {printer.rip}", layout=layout,
+                            group=None if printer.plate_mode == "cmyk-layer-pages" else BRAILLE, condition=condition))
     return paths, findings
 
 
@@ -233,8 +236,9 @@ def write_box(plan: BoxPlan, folder: Path, game_id: str, target: PrintTarget, pr
     """Every file of one box into ``folder`` (module docs), named ``<game>-box-<id>…``; returns :class:`BoxFiles`."""
     stem = f"{game_id}-box-{plan.box_id}"
     print_pdf, findings = write_print_pdf(plan, folder / f"{stem}.pdf", target, bleed_pt, game_title)
-    plates, plate_findings = write_plates(plan, folder, stem, printer, spot, bleed_pt)
-    merged = merge_spot_plate(print_pdf, plates[0], folder / f"{stem}-print+braille.pdf")
+    condition = output_condition(target)
+    plates, plate_findings = write_plates(plan, folder, stem, printer, spot, bleed_pt, condition)
+    merged = merge_spot_plate(print_pdf, plates[0], folder / f"{stem}-print+braille.pdf", condition=condition)
     sidecar = write_text(folder / f"{stem}.json", json.dumps(geometry_sidecar(plan, caliper_mm, clearance_mm, bleed_pt, target),
                                                              indent=1, ensure_ascii=False) + "\n")
     return BoxFiles(print_pdf, plates[0], (print_pdf, *plates, merged, sidecar), tuple(findings + plate_findings + check_box(plan)))

@@ -29,7 +29,7 @@ from engine.registry import declare
 DRAFT = "DRAFT - not for press"
 
 #: The staging folders whose PDFs go to a press.
-PRESS_FOLDERS = ("print", "uv", "sheets", "dice")
+PRESS_FOLDERS = ("print", "uv", "sheets", "dice", "vendor")
 
 PROVISIONAL_IN_RELEASE = declare(
     "PF001",
@@ -149,5 +149,5 @@ def stamp_press_files(staging: Path, info: dict[str, str], folders: list[str] | 
     from pipeline.render.docinfo import set_document_info
 
     for folder in (f for f in folders if f in PRESS_FOLDERS):
-        for path in sorted((staging / folder).glob("*.pdf")) if (staging / folder).is_dir() else ():
+        for path in sorted((staging / folder).rglob("*.pdf")) if (staging / folder).is_dir() else ():  # vendor/<target>/
             set_document_info(path, info)

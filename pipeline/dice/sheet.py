@@ -41,7 +41,7 @@ from pipeline.dice.net import Placed, lay_flat, net_size, unfold
 from pipeline.dice.plan import RegionPlan, plan_die
 from pipeline.dice.solids import Solid
 from pipeline.render.fonts import face as font_face
-from pipeline.render.pdfx import finish
+from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 
 _INK = CMYKColor(0, 0, 0, 1)
 _PAGE = letter  #: US Letter, 612 × 792 pt
@@ -155,11 +155,12 @@ def _notes(die: Die, plans: tuple[RegionPlan, ...], is_net: bool) -> str:
     return f"{how}{rule} {key_text(die)} Each face: numeral, braille, and a bar below them.{under}"
 
 
-def render_die_sheet(die: Die, path: str | Path, profile: GeometryProfile | None = None, title: str = "") -> DieSheet:
+def render_die_sheet(die: Die, path: str | Path, profile: GeometryProfile | None = None, title: str = "",
+                     condition: OutputCondition = FOGRA39) -> DieSheet:
     """Write the face sheet PDF of one die (US Letter, actual size); returns it with its findings.
 
     ``profile`` defaults to spec800; ``title`` is the PDF's Title (default "<die name> face
-    sheet"). Finished as PDF/X-1a:2003 (module docs); written atomically; byte-identical for
+    sheet"). Finished as PDF/X-1a:2003 with ``condition``'s output intent (module docs); written atomically; byte-identical for
     the same input (reportlab ``invariant=1``). Raises :class:`pipeline.common.files.OutputError`
     when the path cannot be written.
     """
@@ -196,7 +197,8 @@ def render_die_sheet(die: Die, path: str | Path, profile: GeometryProfile | None
     c.drawString(_PAGE_MARGIN + _K * 10 + 6, top - 20, "10 mm")
     c.showPage()
     c.save()
-    finish(buf.getvalue(), path, title or f"{die.name} face sheet", labels, subject=f"die {die.id}: face sheet at actual size")
+    finish(buf.getvalue(), path, title or f"{die.name} face sheet", labels, subject=f"die {die.id}: face sheet at actual size",
+           condition=condition)
     return DieSheet(Path(path), die.id, plans, tuple(findings), tuple(centres), tuple(placed) if is_net else None)
 
 
@@ -206,9 +208,10 @@ def _page_boxes(c: Canvas) -> None:
     c.setBleedBox((0, 0, *_PAGE))
 
 
-def render_dice(deck: Deck, out_dir: str | Path, profile: GeometryProfile | None = None) -> list[DieSheet]:
+def render_dice(deck: Deck, out_dir: str | Path, profile: GeometryProfile | None = None,
+                condition: OutputCondition = FOGRA39) -> list[DieSheet]:
     """One sheet per die of the game, ``<out_dir>/die-<die id>.pdf``, titled "<game title>: <die> face sheet";
-    profile defaults to the game's."""
+    profile defaults to the game's; ``condition`` is the output intent (the build's printing target)."""
     profile = profile or PROFILES.get(deck.game.braille.geometry, PROFILES["spec800"])  # BR005 reports a bad name
-    return [render_die_sheet(die, Path(out_dir) / f"die-{die.id}.pdf", profile, f"{deck.game.title}: {die.name} face sheet")
-            for die in deck.game.dice]
+    return [render_die_sheet(die, Path(out_dir) / f"die-{die.id}.pdf", profile, f"{deck.game.title}: {die.name} face sheet",
+                             condition) for die in deck.game.dice]

@@ -40,7 +40,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.render import marks
-from pipeline.render.pdfx import finish
+from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 from pipeline.render.sheets import Grid, Rect
 
 #: Type size of the instructions, pt (upright, inside the card areas).
@@ -286,7 +286,8 @@ def _instruction_page(canvas: Canvas, grid: Grid, font: str, note: str) -> None:
         y -= NOTE_LEADING * size / NOTE_SIZE
 
 
-def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", note: str = "") -> Path:
+def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", note: str = "",
+                      condition: OutputCondition = FOGRA39) -> Path:
     """A duplex calibration sheet: page 1 (front) and page 2 (back), crop marks, cross-hairs, instructions.
 
     The front has a 10 mm cross-hair at each slot's trim centre; the back has one at each
@@ -294,7 +295,8 @@ def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", 
     of 1 mm ticks to ±5 mm (:func:`scale_ticks`), numbered (:func:`scale_labels`). Each side
     carries its instructions inside the card areas (:func:`plan_notes`) and the slug (headed
     by ``note``, the build's draft mark). When either side's instructions do not fit, a third
-    page, ``instructions``, carries both in full. Finished as PDF/X-1a:2003. Returns ``path``.
+    page, ``instructions``, carries both in full. Finished as PDF/X-1a:2003 with ``condition``'s
+    output intent (the build's printing target). Returns ``path``.
     """
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, initialFontName=font, initialFontSize=NOTE_SIZE)
@@ -308,4 +310,4 @@ def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", 
         canvas.showPage()
         labels.append("instructions")
     canvas.save()
-    return finish(buf.getvalue(), path, title or f"duplex calibration ({grid.spec.name})", labels)
+    return finish(buf.getvalue(), path, title or f"duplex calibration ({grid.spec.name})", labels, condition=condition)

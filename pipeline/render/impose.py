@@ -42,7 +42,7 @@ from pipeline.render import marks
 from pipeline.render.calibration import SCALE_MM, write_calibration
 from pipeline.render.marks import MARK_SHORTENED  # noqa: F401 (declared with the marks; re-exported)
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
-from pipeline.render.pdfx import PdfxError, finish
+from pipeline.render.pdfx import FOGRA39, OutputCondition, PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
 from pipeline.render.uv.ocg import register_ocgs_bytes
 
@@ -183,19 +183,21 @@ def _slug(game_id: str, grid: Grid, side: str, number: int, count: int, note: st
 
 
 def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str,
-                note: str = "") -> list[Finding]:
+                note: str = "", condition: OutputCondition = FOGRA39) -> list[Finding]:
     """Impose ``faces`` (source page index per card, in order) for one side (:func:`write_sheet_pages`)."""
     count = grid.sheets_for(len(faces))
     return write_sheet_pages(path, grid, side, source, [faces[n * grid.per_sheet:(n + 1) * grid.per_sheet] for n in range(count)],
                              [_slug(game_id, grid, side, n, count, note) for n in range(1, count + 1)],
-                             [f"sheet {n} {side}" for n in range(1, count + 1)], f"{game_id} {side} sheets ({grid.spec.name})", font)
+                             [f"sheet {n} {side}" for n in range(1, count + 1)], f"{game_id} {side} sheets ({grid.spec.name})", font,
+                             condition)
 
 
 def write_sheet_pages(path: Path, grid: Grid, side: str, source: CardPages, sheets: Sequence[Sequence[int | None]],
-                      slugs: Sequence[str], labels: Sequence[str], title: str, font: str) -> list[Finding]:
+                      slugs: Sequence[str], labels: Sequence[str], title: str, font: str,
+                      condition: OutputCondition = FOGRA39) -> list[Finding]:
     """One press-sheet page per entry of ``sheets`` (source page index per slot, None: empty) with
     ``side``'s marks, a slug and a label per page, finished PDF/X (:func:`~pipeline.render.pdfx.finish`:
-    X-4 when the cards carry the braille OCG); sources that break PDF/X: written as they are, IM004;
+    X-4 when the cards carry the braille OCG; ``condition``'s output intent); sources that break PDF/X: written as they are, IM004;
     IM007 for a slug that found no room (:func:`pipeline.render.marks.slug_findings`)."""
     data = marks.marks_pdf(grid, side, slugs, font)
     writer = PdfWriter()
@@ -213,7 +215,7 @@ def write_sheet_pages(path: Path, grid: Grid, side: str, source: CardPages, shee
     writer.write(buf)
     data = register_ocgs_bytes(buf.getvalue())  # the cards' ISO 19593-1 braille OCG (pipeline.render.uv.ocg), if any
     try:
-        finish(data, path, title, list(labels))
+        finish(data, path, title, list(labels), condition=condition)
     except PdfxError as exc:
         write_bytes(path, data)
         return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X: {exc}", Location(str(source.path)),
@@ -252,6 +254,7 @@ def impose(
     front_ids: Sequence[str] | None = None,
     back_ids: Sequence[str] | None = None,
     note: str = "",
+    condition: OutputCondition = FOGRA39,
 ) -> ImposeResult:
     """Impose a game's card PDFs onto press sheets (see the module docs for the files written).
 
@@ -268,7 +271,8 @@ def impose(
     page (:func:`check_page_ids`; :class:`StaleCardPdfError` otherwise). Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
     IM003 (page without TrimBox), IM004 (sources not PDF/X-1a, so neither are the sheets),
     IM005 (back offset over 5 mm on an axis), IM007 (no room for the slug line).
-    ``note`` heads every sheet's slug line (the build's draft mark and print run).
+    ``note`` heads every sheet's slug line (the build's draft mark and print run); ``condition`` is the
+    output intent of every sheet (the build's printing target, :func:`pipeline.render.targets.output_condition`).
     """
     from pipeline.render.fonts import face
 
@@ -290,12 +294,13 @@ def impose(
     out = Path(out_dir)
     stem = f"{game_id}-{spec.name}"
     paths = {side: out / f"{stem}-{side}s.pdf" for side in ("front", "back")} | {"braille": out / f"{stem}-braille.pdf"}
-    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font, note)
+    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font, note, condition)
     if backs is not None:
-        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font, note)
+        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font, note, condition)
     if braille is not None:
-        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font, note)
-    calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})", note)
+        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font, note, condition)
+    calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})",
+                                    note, condition)
     findings += _sheet_findings(grid, calibration, paths, with_backs=backs is not None)
 
     placements = tuple(

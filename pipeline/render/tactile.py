@@ -133,6 +133,7 @@ def render_braille_layer(
     path: str | Path,
     spot_name: str = "Braille",
     layout: CardLayout | None = None,
+    condition: OutputCondition = FOGRA39,
 ) -> Path:
     """Write the UV braille layer: one page per card id, in the order given (the fronts' page order).
 
@@ -141,7 +142,8 @@ def render_braille_layer(
     ``profile.dot_base / 2`` in the spot colour, fill overprint on. Deterministic
     (reportlab ``invariant=1``); no font is referenced. Each page's content is marked as ISO
     19593-1 processing step Braille (:mod:`pipeline.render.uv.ocg`), optional content, so it is finished
-    as PDF/X-4 (PDF 1.6, :func:`pipeline.render.pdfx.finish`), each page labelled with its card id.
+    as PDF/X-4 (PDF 1.6, :func:`pipeline.render.pdfx.finish`, ``condition``'s output intent), each page
+    labelled with its card id.
     Returns ``path``.
     Raises :class:`TactileError` for a card id without a block or a bad spot name.
     """
@@ -174,7 +176,7 @@ def render_braille_layer(
     canvas.save()
     # ISO 19593-1: the dots are content of processing step Braille (pipeline.render.uv.ocg)
     return finish(mark_pdf_bytes(buf.getvalue()), path, f"UV braille layer, spot colour {spot_name}", list(card_ids),
-                  subject="braille dots, one page per card front, registered page for page with the print PDF")
+                  subject="braille dots, one page per card front, registered page for page with the print PDF", condition=condition)
 
 
 def dot_map(blocks: Mapping[str, BrailleBlock], spot_name: str = "Braille", printer: UvPrinter | None = None) -> dict:

@@ -7,12 +7,17 @@ total area coverage (TAC) limit in percent. The ICC profile of the condition is 
 that data at setup (``scripts/build-icc.sh``, ArgyllCMS colprof) into
 ``templates/targets/icc/<characterisation>.icc``; :mod:`pipeline.render.colour` converts
 through it.
+
+A **vendor preset** is a target with a ``vendor:`` section (:class:`VendorPreset`): a
+print-on-demand card printer, the card it makes of our design and the files its upload
+takes (:mod:`pipeline.exports.vendors` writes them).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -53,9 +58,42 @@ class DielineSpots(BaseModel):
     fold: str = "Fold"
 
 
+class VendorPreset(BaseModel):
+    """What a print-on-demand vendor takes and makes (the ``vendor:`` section of a target file).
+
+    Pixel values are at ``dpi`` (300: 1 px = 0.24 pt). ``image_px`` is the upload's size per
+    face, the vendor's bleed included (for ``upload: pdf`` the page size); ``cut_px`` is what
+    the vendor trims off each side of it; ``safe_px`` how far inside that cut line the vendor
+    asks text to stay (the safe zone of their templates). Our 3×5 in trim is placed centred at
+    100 % in the image; what lies outside it (the image is larger) is our bleed, extended.
+    ``files`` names each file (``{game}``, ``{number}`` zero-padded card number, ``{side}``
+    front/back, ``{suffix}``); ``copies`` says whether every printed copy gets its own file or
+    page (``expanded``) or each unique card one file, with its quantity in the manifest (``unique``).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str
+    product: str
+    card: str
+    upload: Literal["png", "pdf"]
+    dpi: int = Field(300, gt=0)
+    image_px: tuple[int, int]
+    cut_px: float = Field(ge=0)
+    safe_px: float = Field(ge=0)
+    files: str
+    copies: Literal["unique", "expanded"] = "unique"
+    notes: str = ""
+
+    def px_to_pt(self, px: float) -> float:
+        """Pixels at :attr:`dpi` in PDF points (72 per inch)."""
+        return px * 72 / self.dpi
+
+
 class PrintTarget(BaseModel):
-    """One printing target: PDF/X flavour, output intent, characterisation data and TAC limit (%),
-    and the spot names of die lines (``dieline``, :class:`DielineSpots`)."""
+    """One printing target: PDF/X flavour, output intent, characterisation data and TAC limit (%);
+    ``vendor`` is set for a vendor preset (:class:`VendorPreset`), None for a press target; ``dieline`` the
+    spot names of die lines (:class:`DielineSpots`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -66,6 +104,16 @@ class PrintTarget(BaseModel):
     characterisation: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     ink_limit: float = Field(gt=0, le=400)
     dieline: DielineSpots = DielineSpots()
+    vendor: VendorPreset | None = None
+    #: The data the colour is measured with, when it is not the output intent's own (DriveThruCards: TR 003 for TR 001).
+    measured_with: str | None = None
+
+    @property
+    def condition_label(self) -> str:
+        """The output intent's identifier as findings name it, with the measuring data when that differs:
+        ``FOGRA39``; ``CGATS TR 001 (measured with CGATS TR 003)``."""
+        identifier = self.output_intent.identifier
+        return f"{identifier} (measured with {self.measured_with})" if self.measured_with else identifier
 
     @property
     def profile_path(self) -> Path:

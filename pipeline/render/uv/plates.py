@@ -32,7 +32,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.units import mm_to_pt
 from pipeline.common.layout import CardLayout, load_layout
-from pipeline.render.pdfx import finish
+from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 from pipeline.render.tactile import ALTERNATE_CMYK, TactileError, check_spot_name, render_braille_layer, to_pdf
 from pipeline.render.uv.ocg import BRAILLE, WHITE, mark_pdf_bytes
 
@@ -84,10 +84,10 @@ def _spot(name: str) -> CMYKColorSep:
 
 
 def draw_pages(pages: Sequence[tuple[str, Sequence[Disc]]], path: str | Path, title: str, subject: str,
-               group: str | None = BRAILLE, layout: CardLayout | None = None) -> Path:
+               group: str | None = BRAILLE, layout: CardLayout | None = None, condition: OutputCondition = FOGRA39) -> Path:
     """Write pages of discs (``(label, discs)`` each) with the layout's boxes, overprint on, marked
-    as ISO 19593-1 processing step ``group`` and finished PDF/X-4; ``group=None``: no OCG, PDF/X-1a:2003.
-    Returns ``path``."""
+    as ISO 19593-1 processing step ``group`` and finished PDF/X-4; ``group=None``: no OCG, PDF/X-1a:2003
+    (both with ``condition``'s output intent). Returns ``path``."""
     from pipeline.render.fonts import face
 
     layout = layout or load_layout()
@@ -111,7 +111,7 @@ def draw_pages(pages: Sequence[tuple[str, Sequence[Disc]]], path: str | Path, ti
         canvas.showPage()
     canvas.save()
     data = mark_pdf_bytes(buf.getvalue(), group) if group else buf.getvalue()
-    return finish(data, path, title, [label for label, _ in pages], subject=subject)
+    return finish(data, path, title, [label for label, _ in pages], subject=subject, condition=condition)
 
 
 def _blocks_for(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str]) -> list[BrailleBlock]:
@@ -123,7 +123,7 @@ def _blocks_for(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str]) -> 
 
 def render_layer_plates(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], path: str | Path,
                         printer: UvPrinter, spot: str, stacks: Mapping[str, DotStack],
-                        layout: CardLayout | None = None) -> Path:
+                        layout: CardLayout | None = None, condition: OutputCondition = FOGRA39) -> Path:
     """The layered plate-only PDF for ``printer``'s ``plate_mode`` (see the module docs).
 
     ``stacks`` gives the :class:`~pipeline.render.uv.stack.DotStack` per geometry profile name;
@@ -133,7 +133,7 @@ def render_layer_plates(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[s
     chosen = _blocks_for(blocks, card_ids)
     mode = printer.plate_mode
     if mode in ("single", "height-map"):
-        return render_braille_layer(blocks, card_ids, path, spot_name=spot, layout=layout)
+        return render_braille_layer(blocks, card_ids, path, spot_name=spot, layout=layout, condition=condition)
     pages: list[tuple[str, list[Disc]]] = []
     for block in chosen:
         dots, stack = tuple(block.dots()), stacks[block.profile.name]
@@ -146,21 +146,23 @@ def render_layer_plates(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[s
     ink = "DeviceCMYK K=100" if mode == "cmyk-layer-pages" else f"spot colour {spot}"
     return draw_pages(pages, path, f"UV braille plates for {printer.name}, {ink}",
                       f"braille dot layers ({mode}), bottom layer first; {printer.rip}",
-                      group=None if mode == "cmyk-layer-pages" else BRAILLE, layout=layout)  # module docs: no profile for RasterLink
+                      group=None if mode == "cmyk-layer-pages" else BRAILLE, layout=layout,  # module docs: no profile for RasterLink
+                      condition=condition)
 
 
 def render_mask(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], path: str | Path,
-                layout: CardLayout | None = None) -> Path:
+                layout: CardLayout | None = None, condition: OutputCondition = FOGRA39) -> Path:
     """The K=100 mask: one page per card, DeviceCMYK black circles at the base diameter, overprint on."""
     pages = [(b.card_id, [Disc(K100, b.profile.dot_base, tuple(b.dots()))]) for b in _blocks_for(blocks, card_ids)]
-    return draw_pages(pages, path, "UV braille mask, K=100", "braille dots as 100 % black, one page per card front", layout=layout)
+    return draw_pages(pages, path, "UV braille mask, K=100", "braille dots as 100 % black, one page per card front", layout=layout,
+                      condition=condition)
 
 
 def render_underbase(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], path: str | Path, white_spot: str,
-                     layout: CardLayout | None = None) -> Path:
+                     layout: CardLayout | None = None, condition: OutputCondition = FOGRA39) -> Path:
     """The white underbase: one page per card, circles at the base diameter in ``white_spot``
     (ISO 19593-1 processing step White). For clear or dark stock only: transparent braille needs none."""
     colour = _spot(white_spot)
     pages = [(b.card_id, [Disc(colour, b.profile.dot_base, tuple(b.dots()))]) for b in _blocks_for(blocks, card_ids)]
     return draw_pages(pages, path, f"UV white underbase, spot colour {white_spot}",
-                      "white under the braille dots, for clear or dark stock", group=WHITE, layout=layout)
+                      "white under the braille dots, for clear or dark stock", group=WHITE, layout=layout, condition=condition)

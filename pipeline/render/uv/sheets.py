@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from pipeline.render.formpages import CardPages
+from pipeline.render.pdfx import FOGRA39, OutputCondition
 from pipeline.render.impose import write_sheet_pages
 from pipeline.render.tactile import merge_spot_plate
 from pipeline.render.uv.package import stacks_for
@@ -62,11 +63,12 @@ class UvSheets:
 
 def write_composite_cards(fronts: str | Path, flat_merged: Path, blocks: Mapping[str, BrailleBlock],
                           card_ids: Sequence[str], printer: UvPrinter, spot: str, folder: str | Path,
-                          game_id: str) -> Path:
+                          game_id: str, condition: OutputCondition = FOGRA39) -> Path:
     """The composite's card pages: ``<game>-fronts+layers.pdf`` in ``folder``, the fronts with every
     layer of ``printer``'s dot stack as its own separation ``<spot> Lkk`` (one page per card, the
     fronts' order ``card_ids``). A flat profile (or a layer count outside 1–200, finding UV003)
     has one layer: its composite cards are ``flat_merged`` (the fronts+braille PDF), returned as is.
+    ``condition`` is the output intent (the build's printing target).
     Raises :class:`~pipeline.render.tactile.TactileError` as :func:`merge_spot_plate` does.
     """
     stacks, problems = stacks_for(blocks, printer)
@@ -74,8 +76,8 @@ def write_composite_cards(fronts: str | Path, flat_merged: Path, blocks: Mapping
         return flat_merged
     separations = printer.model_copy(update={"plate_mode": "separations"})
     with tempfile.TemporaryDirectory(prefix="deckpress-layers-") as tmp:
-        layers = render_layer_plates(blocks, card_ids, Path(tmp) / "layers.pdf", separations, spot, stacks)
-        return merge_spot_plate(fronts, layers, Path(folder) / f"{game_id}-fronts+layers.pdf")
+        layers = render_layer_plates(blocks, card_ids, Path(tmp) / "layers.pdf", separations, spot, stacks, condition=condition)
+        return merge_spot_plate(fronts, layers, Path(folder) / f"{game_id}-fronts+layers.pdf", condition=condition)
 
 
 def _slug(note: str, game_id: str, grid: Grid, n: int, count: int, what: str) -> str:
@@ -119,12 +121,13 @@ def _plate_pages(result: ImposeResult, front_ids: Sequence[str], plates: CardPag
 
 def impose_uv_sheets(result: ImposeResult, front_ids: Sequence[str], plates: CardPages | None,
                      composite: CardPages | None, printer: UvPrinter, out_dir: str | Path, game_id: str,
-                     note: str = "") -> UvSheets:
+                     note: str = "", condition: OutputCondition = FOGRA39) -> UvSheets:
     """Write the plate sheets and the composite sheet (module docs) on ``result``'s grid and slots.
 
     ``front_ids`` are the card ids of the fronts' pages (the plates' labels name them); ``plates``
     the layered plate PDF of ``printer`` (None for a flat profile), ``composite`` the composite
-    cards (:func:`write_composite_cards`, page for page with the fronts). ``note`` heads every slug.
+    cards (:func:`write_composite_cards`, page for page with the fronts). ``note`` heads every slug;
+    ``condition`` is every sheet's output intent.
     Findings: IM004 when a source breaks PDF/X. Raises ValueError when ``result`` has no grid.
     """
     from pipeline.render.fonts import face
@@ -142,7 +145,7 @@ def impose_uv_sheets(result: ImposeResult, front_ids: Sequence[str], plates: Car
         findings += write_sheet_pages(
             plates_path, grid, "braille", plates, [slots for _, _, slots in pages],
             [_slug(note, game_id, grid, n, result.sheets, what) for n, (_, what, _) in zip(sheet_of, pages)],
-            [label for label, _, _ in pages], f"{game_id} UV plate sheets for {printer.name} ({result.sheet})", font)
+            [label for label, _, _ in pages], f"{game_id} UV plate sheets for {printer.name} ({result.sheet})", font, condition)
     if composite is not None:
         composite_path = out / f"{stem}-composite.pdf"
         slots = sheet_slots(result)
@@ -150,7 +153,7 @@ def impose_uv_sheets(result: ImposeResult, front_ids: Sequence[str], plates: Car
             composite_path, grid, "front", composite, slots,
             [_slug(note, game_id, grid, n, result.sheets, "composite: CMYK + braille layers") for n in range(1, len(slots) + 1)],
             [f"sheet {n} composite" for n in range(1, len(slots) + 1)],
-            f"{game_id} composite sheets, CMYK and braille layers ({result.sheet})", font)
+            f"{game_id} composite sheets, CMYK and braille layers ({result.sheet})", font, condition)
     return UvSheets(plates_path, composite_path, tuple(findings))
 
 
