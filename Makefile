@@ -6,8 +6,9 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 APT_PACKAGES := liblouis20 liblouis-data python3-louis python3-venv icc-profiles-free argyll
-# Only the tests use Ghostscript (an independent rendering of CMYK patches and spot plates).
-TEST_APT_PACKAGES := ghostscript
+# Only the tests use Ghostscript (an independent rendering of CMYK patches and spot plates) and
+# DejaVu Sans (the archive's braille font, whose dots tests/test_archive_braille_size.py measures).
+TEST_APT_PACKAGES := ghostscript fonts-dejavu-core
 # The versions every machine installs (pip-compile output, used as constraints): the same
 # reportlab, pikepdf and pypdf everywhere, so the same input gives the same bytes. `make lock`
 # refreshes it; `make test-oldest` tests the lowest versions pyproject.toml allows.
@@ -22,8 +23,10 @@ STAMP := $(VENV)/.deckpress-installed
 
 setup: $(STAMP) $(ICC_PROFILES)
 
+# The profile's ink limit is its press target's (the file without a vendor: section): a
+# vendor preset sharing the data (DriveThruCards' 240 % on TR003) checks its own lower limit.
 templates/targets/icc/%.icc: scripts/build-icc.sh | $(STAMP)
-	@scripts/build-icc.sh $* $@ $$(sed -n 's/^ink_limit: *//p' $$(grep -l '^characterisation: $*$$' templates/targets/*.yaml))
+	@scripts/build-icc.sh $* $@ $$(sed -n 's/^ink_limit: *//p' $$(grep -L '^vendor:' $$(grep -l '^characterisation: $*$$' templates/targets/*.yaml)))
 
 $(STAMP): pyproject.toml $(LOCK) scripts/ensure-system.sh scripts/link-louis.sh
 	@scripts/ensure-system.sh $(APT_PACKAGES)

@@ -15,6 +15,7 @@ from pydantic import Field, field_validator
 
 from engine.archive_paths import card_path_template
 from engine.backs import Backs
+from engine.boxes import Packaging
 from engine.cards import Card
 from engine.dice import DIE_SHAPES, Die, DieShape  # noqa: F401  (the game's dice; re-exported)
 from engine.fields import Length, Located, Text, braille_cells, slug
@@ -321,6 +322,7 @@ class Game(Located):
     ``rulebook`` names the game's rulebook text file (plain text or Markdown), relative to
     the game folder; the emboss stage then writes the rulebook in braille without
     ``--rulebook`` (a missing file is an info finding and the volume is skipped).
+    ``packaging`` lists the game's tuck boxes and the card stock they are sized for (:mod:`engine.boxes`).
     """
 
     id: str
@@ -340,6 +342,7 @@ class Game(Located):
     quickstart: str | None = None
     date: datetime.date | None = None
     rulebook: str | None = None
+    packaging: Packaging | None = None
     extends: Extends | None = None
 
     @field_validator("id")

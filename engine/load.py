@@ -19,6 +19,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from engine.boxes import deck_names, reference_findings
 from engine.findings import Finding, Location, Severity
 from engine.model import Card, CardsFile, Deck, Game
 from engine.registry import declare
@@ -291,6 +292,8 @@ def load_game(folder: str | Path, cards: tuple[object, Source] | None = None) ->
             findings += schema_findings(exc, src, CardsFile, data)
     if game is not None:
         findings += _duplicates(game)
+        findings += reference_findings(game.packaging, [c.id for c in game.classes],
+                                       deck_names([c.deck for c in game.classes], game.composition.decks))
     findings += _over_limits(cards)
     if findings or game is None:
         raise DataError(findings, unreadable=False)

@@ -83,7 +83,7 @@ def test_titles_are_unique_even_for_cards_with_the_same_name(game_copy, tmp_path
     deck = load_game(folder)
     write_archive(deck, {}, None, tmp_path / "site")
     titles = [lxml.html.fromstring(p.read_bytes()).findtext(".//title") for p in sorted((tmp_path / "site").rglob("*.html"))]
-    assert len(titles) == 5 and len(set(titles)) == 5
+    assert len(titles) == 6 and len(set(titles)) == 6  # 4 cards, the index, the quickstart page
     assert "Ember Apprentice, Ember card – Mini ICG card archive (ember-ranger)" in titles
 
 

@@ -51,13 +51,13 @@ def test_every_expected_file(built):
         "emboss/mini-index-everest-d-card-reference.brf", "emboss/mini-index-everest-d-card-reference.pef",
         "emboss/mini-index-everest-d-braille-key.brf", "emboss/mini-index-everest-d-braille-key.pef",
         "emboss/mini-index-everest-d-volumes.json",
-        "archive/index.html", "archive/archive.css",
+        "archive/index.html", "archive/quickstart.html", "archive/archive.css",
         "archive/braille/mini-index-everest-d-card-reference.brf", "archive/braille/mini-index-everest-d-card-reference.pef",
         "archive/braille/mini-index-everest-d-braille-key.brf", "archive/braille/mini-index-everest-d-braille-key.pef",
         "archive/braille/mini-index-everest-d-volumes.json",
         "proofs/contact-sheet.html", "proofs/backs/ember.png", "proofs/backs/forest.png",
     }
-    expected |= {f"sheets/mini-letter-{side}.pdf" for side in ("fronts", "backs", "braille", "duplex-calibration")}
+    expected |= {f"sheets/mini-letter-{side}.pdf" for side in ("fronts", "backs", "braille", "composite", "duplex-calibration")}
     expected |= {"sheets/mini-letter-imposition.json"}
     expected |= {f"archive/cards/{c}.html" for c in cards} | {f"archive/images/{c}.png" for c in cards}
     expected |= {f"proofs/fronts/{c}.png" for c in cards} | {f"uv/heightmap/{c}.png" for c in cards}
@@ -205,7 +205,7 @@ def test_recover_restores_a_build_caught_mid_swap(tmp_path):
 def test_stages_after_print_run_as_parallel_chains():
     from pipeline.build.stages import branches, stages_to_run
 
-    assert branches(stages_to_run(None)) == [["dice"], ["qr"], ["tactile", "impose"], ["emboss"], ["archive"], ["proof"]]
+    assert branches(stages_to_run(None)) == [["dice"], ["qr"], ["tactile", "impose"], ["emboss"], ["archive"], ["proof"], ["boxes"], ["vendor"]]
     # --only adds what a stage needs: impose brings print and tactile.
     assert stages_to_run(("impose",)) == ["checks", "braille", "print", "tactile", "impose"]
     assert branches(stages_to_run(("impose",))) == [["tactile", "impose"]]

@@ -48,6 +48,23 @@ def test_uv_then_impose_the_mini_game(mini_dir, tmp_path):
             assert len(PdfReader(tmp_path / "sheets" / f"mini-{name}-{side}.pdf").pages) == sheets
 
 
+def test_uv_and_impose_write_the_profiles_plate_sheets_and_the_composite(mini_dir, tmp_path):
+    fronts, backs = _cards(tmp_path / "fronts.pdf", 4), _cards(tmp_path / "backs.pdf", 2)
+    uv = runner.invoke(app, ["uv", str(mini_dir), "--out", str(tmp_path / "uv"), "--uv-printer", "arizona",
+                             "--layer-thickness", "0.12mm", "--fronts", str(fronts)])
+    assert uv.exit_code == 0, uv.output
+    assert len(PdfReader(tmp_path / "uv" / "mini-fronts+layers.pdf").pages) == 4  # fronts + Spot 1 L01-L04
+    result = runner.invoke(app, ["impose", str(mini_dir), "--fronts", str(fronts), "--backs", str(backs), "--uv-printer", "arizona",
+                                 "--braille", str(tmp_path / "uv" / "mini-braille.pdf"), "--out", str(tmp_path / "sheets")])
+    assert result.exit_code == 0, result.output
+    plates = PdfReader(tmp_path / "sheets" / "mini-letter-plates-arizona.pdf")
+    assert list(plates.page_labels) == [f"sheet {n} L0{k}" for n in (1, 2) for k in range(1, 5)]  # 2 sheets × 4 layers
+    assert len(PdfReader(tmp_path / "sheets" / "mini-letter-composite.pdf").pages) == 2
+    assert f"wrote {tmp_path / 'sheets' / 'mini-letter-composite.pdf'}" in result.output
+    unknown = runner.invoke(app, ["impose", str(mini_dir), "--uv-printer", "roland", "--fronts", str(fronts)])
+    assert unknown.exit_code == 2 and "unknown UV printer profile 'roland'; known: arizona" in unknown.output
+
+
 def test_impose_refuses_a_bad_back_offset_and_a_missing_pdf(mini_dir, tmp_path):
     bad = runner.invoke(app, ["impose", str(mini_dir), "--back-offset", "2", "--fronts", str(tmp_path / "none.pdf")])
     assert bad.exit_code == 2 and "--back-offset expects 'dx,dy'" in bad.output

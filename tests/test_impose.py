@@ -109,6 +109,10 @@ EXPECTED = {
 }
 
 
+#: The presets whose 0.25 in printable margin leaves room round the grid for full 6 mm crop marks.
+ROOM_FOR_MARKS = {"a4", "12x18", "sra3"}
+
+
 @pytest.mark.parametrize("name", list(EXPECTED))
 def test_grid_and_trim_positions_per_sheet(name):
     orientation, cols, rows, first, last = EXPECTED[name]
@@ -134,8 +138,16 @@ def test_imposed_cards_land_on_computed_trims_and_marks_sit_on_trim_lines(name, 
     trims = [grid.front_trim(s) for s in range(grid.per_sheet)]
     xs = {round(v, 3) for t in trims for v in (t.x0, t.x1)}
     ys = {round(v, 3) for t in trims for v in (t.y0, t.y1)}
-    crop = [s for s in line_segments(page, reader) if abs(abs(s[2] - s[0]) + abs(s[3] - s[1]) - mm_to_pt(6)) < 0.01]
-    assert len(crop) == 2 * len(xs) + 2 * len(ys)  # both ends of every trim line
+    centres = {(round(t.x, 3), round(t.y, 3)) for t in marks.registration_targets(grid, "front", 7.0866)}
+    crop = [s for s in line_segments(page, reader) if s[4] == get_sheet(name).crop_marks.weight  # not a target's cross
+            and (round((s[0] + s[2]) / 2, 3), round((s[1] + s[3]) / 2, 3)) not in centres]
+    full = [s for s in crop if abs(abs(s[2] - s[0]) + abs(s[3] - s[1]) - mm_to_pt(6)) < 0.01]
+    if name in ROOM_FOR_MARKS:
+        assert len(crop) == len(full) == 2 * len(xs) + 2 * len(ys)  # both ends of every trim line, 6 mm long
+    else:  # letter: no room above and below the grid (8 column marks left out); tabloid: 27 pt beside it too
+        assert (len(crop), len(full)) == {"letter": (8, 8), "tabloid": (8, 0)}[name]
+    assert [tuple(round(v, 3) for v in s[:4]) for s in crop] == [
+        (round(m.x0, 3), round(m.y0, 3), round(m.x1, 3), round(m.y1, 3)) for m in marks.side_crop_marks(grid, "front")]
     bleed_top = max(t.y1 for t in trims) + 9
     bleed_bottom = min(t.y0 for t in trims) - 9
     for x0, y0, x1, y1, width in crop:
@@ -148,7 +160,7 @@ def test_imposed_cards_land_on_computed_trims_and_marks_sit_on_trim_lines(name, 
     colour_spaces = page["/Resources"]["/ColorSpace"]
     assert any(cs.get_object()[1] == "/All" for cs in colour_spaces.values())  # registration colour
     text = page.extract_text()
-    assert f"demo · sheet 1/{res.sheets} · front · {name}" in text
+    assert (f"demo · sheet 1/{res.sheets} · front · {name}" in text) == (name != "tabloid")  # tabloid: no room (IM007)
 
 
 def test_bleed_is_kept_and_cards_land_where_the_raster_says(pdfs, tmp_path):
@@ -209,9 +221,12 @@ def test_back_offset_shifts_every_back_card(pdfs, tmp_path):
         assert (bx, by) == pytest.approx((b.x0 + mm_to_pt(1.5), b.y0 - mm_to_pt(0.5)), abs=1e-3)
         assert res.placements[slot].back_trim.x0 == pytest.approx(plain.back_trim(slot).x0 + 4.2520, abs=1e-3)
     assert "back offset +1.50, -0.50 mm" in reader.pages[0].extract_text()
-    # shifted 0.5 mm down, the back's bottom crop marks start 18 − 1.417 = 16.58 pt above the sheet edge: 5.85 mm
-    [f] = res.findings
-    assert f.code == "IM001" and "on the back of letter sheets run 5.8 mm" in f.message
+    # letter's bled cards reach the 18 pt (0.25 in) printable margin above and below: the front's column marks
+    # there have no room; shifted 0.5 mm down, the back's top marks get 1.417 pt (0.5 mm) and its bottom cards
+    # start 16.58 pt from the edge, inside the margin, so their marks go
+    assert [f.message.split(": ", 1)[1] for f in res.findings if f.code == "IM001"] == [
+        "8 of 16 have no room and are left out", "the shortest runs 0.5 mm instead of 6.0 mm; 4 of 16 have no room and are left out"]
+    assert [f.code for f in res.findings] == ["IM001", "IM001"]
 
 
 @pytest.mark.parametrize("cards,letter,big", [(4, 1, 1), (8, 2, 1), (9, 3, 1), (120, 30, 12)])
@@ -273,7 +288,7 @@ def test_calibration_sheet_has_crosshairs_at_trim_centres_front_and_mirrored_bac
             assert any(s == pytest.approx((cx - arm, cy, cx + arm, cy), abs=1e-3) for s in segs)
             assert any(s == pytest.approx((cx, cy - arm, cx, cy + arm), abs=1e-3) for s in segs)
         ticks = [s for s in segs if abs(s[2] - s[0]) < 1e-6 and abs(abs(s[3] - s[1]) - 2.0) < 1e-6]
-        assert len(ticks) == (0 if side == "front" else grid.per_sheet * 8)  # 1 mm ticks ±5 mm, not at 0 nor ±5
+        assert len(ticks) == (0 if side == "front" else grid.per_sheet * 6)  # the x scale's 2 pt ticks at ±1, ±3, ±5 mm
 
 
 def test_findings_for_mismatched_pages_and_missing_trim_box(tmp_path):
@@ -282,7 +297,7 @@ def test_findings_for_mismatched_pages_and_missing_trim_box(tmp_path):
     no_boxes = card_pdf(tmp_path / "br.pdf", 2, boxes=False)
     res = impose(fronts, big_backs, no_boxes, "letter", [(0, 0, 1), (1, 0, 1)], tmp_path, "demo")
     codes = sorted(f.code for f in res.findings)
-    assert codes == ["IM002", "IM003", "IM003"]  # the back is too big; both braille pages lack a TrimBox
+    assert codes == ["IM001", "IM001", "IM002", "IM003", "IM003"]  # letter's short marks; the back is too big; both braille pages lack a TrimBox
     assert "252.00 × 396.00 pt" in next(f.message for f in res.findings if "back PDF" in f.message)
 
 
@@ -291,7 +306,7 @@ def test_sheets_are_pdfx_when_the_cards_are_and_say_so_when_not(pdfs, tmp_path):
 
     from pipeline.render.pdfx import check_pdfx
 
-    res = impose(pdfs["fronts"], pdfs["backs"], pdfs["braille"], "letter", [(i, 0, 1) for i in range(5)], tmp_path, "demo")
+    res = impose(pdfs["fronts"], pdfs["backs"], pdfs["braille"], "a4", [(i, 0, 1) for i in range(5)], tmp_path, "demo")
     assert res.findings == ()
     for path in res.paths[:-1]:  # every PDF; the last path is the JSON map
         with pikepdf.open(path) as pdf:
@@ -300,28 +315,27 @@ def test_sheets_are_pdfx_when_the_cards_are_and_say_so_when_not(pdfs, tmp_path):
     with pikepdf.open(res.fronts) as pdf:
         assert [str(i.title) for i in pdf.open_outline().root] == ["sheet 1 front", "sheet 2 front"]
     helvetica = card_pdf(tmp_path / "helv.pdf", 2, embedded=False)
-    res = impose(helvetica, None, None, "letter", [(0, 0, 1)], tmp_path / "h", "demo")
+    res = impose(helvetica, None, None, "a4", [(0, 0, 1)], tmp_path / "h", "demo")
     [f] = res.findings
     assert f.code == "IM004" and "Helvetica" in f.message and res.fronts.exists()
 
 
 def test_short_margin_shortens_crop_marks_and_says_so(pdfs, tmp_path):
-    # a sheet just big enough for 2 × 2 bled cards with 0.1 in (7.2 pt) margins
-    spec = load_sheets()["letter"].model_copy(update={"margin": 7.2, "width": 468 + 14.4, "height": 756 + 14.4})
+    # 2 × 2 bled cards with 20 pt round the grid, of which the outer 0.1 in (7.2 pt) is unprinted:
+    # every mark runs from the bleed edge to the printable edge, 12.8 pt (4.5 mm) instead of 17.01 pt (6 mm)
+    spec = load_sheets()["letter"].model_copy(update={"margin": 7.2, "width": 468 + 40.0, "height": 756 + 40.0})
     grid = plan_grid(spec, W, H)
     segs = marks.crop_marks([grid.front_trim(s) for s in range(4)], [grid.front_bled(s) for s in range(4)],
-                            grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
-    assert {round(s.length, 6) for s in segs} == {7.2}  # from the bleed edge to the sheet edge
+                            grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length, spec.margin)
+    assert len(segs) == 16 and {round(s.length, 6) for s in segs} == {12.8}
     res = impose(pdfs["fronts"], None, None, spec, [(0, 0, 1)], tmp_path, "demo")
-    assert sorted(f.code for f in res.findings) == ["IM001", "IM006", "IM006"]
-    [short] = [f for f in res.findings if f.code == "IM001"]
-    assert "crop marks on the front of letter sheets run 2.5 mm instead of 6.0 mm" in short.message
-    # 7.2 pt margins hold no 6 pt line 6 pt clear of the cards: the calibration notes are cut, and it says so
-    cut = [f for f in res.findings if f.code == "IM006"]
-    assert [f.message.split(":")[0] for f in cut] == [
-        "the front of the letter calibration sheet has no room for the end of its instructions",
-        "the back of the letter calibration sheet has no room for the end of its instructions"]
-    assert cut[0].message.endswith(": DUPLEX CALIBRATION, FRONT. 1. Print this sheet duplex (long- …")  # first 60 characters
+    [short] = res.findings
+    assert short.code == "IM001"
+    assert short.message == ("crop marks on the front of letter sheets stop at the 2.54 mm unprinted margin: "
+                             "the shortest runs 4.5 mm instead of 6.0 mm")
+    # with no margin at all the same sheet has room for the full 6 mm
+    wide = spec.model_copy(update={"margin": 0.0})
+    assert {round(s.length, 3) for s in marks.side_crop_marks(plan_grid(wide, W, H), "front")} == {17.008}
 
 
 def test_errors_name_the_problem(pdfs, tmp_path):
@@ -350,31 +364,44 @@ def test_deck_copies_follow_the_print_pages(mini_dir):
         deck_copies(deck, fronts[1:], ["forest", "ember"])
 
 
+#: Registration targets per preset: top, left and right where the printable band holds one (letter and
+#: tabloid's grids reach the 18 pt band above them, so no top target).
+TARGETS = {"letter": 2, "a4": 3, "tabloid": 2, "12x18": 3, "sra3": 3}
+
+
 @pytest.mark.parametrize("name", list(EXPECTED))
 def test_registration_targets_and_slug_stay_off_the_cards_and_the_crop_marks(name):
     spec = get_sheet(name)
     grid = plan_grid(spec, W, H)
+    font = face("regular").name
+    area = marks.printable_area(grid)
+    assert (area.x0, area.y0) == (18.0, 18.0)  # 0.25 in
     for side in ("front", "back"):
         bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
         trims = [grid.trim_of(b) for b in bleds]
-        segs = marks.crop_marks(trims, bleds, grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length)
+        segs = marks.crop_marks(trims, bleds, grid.width, grid.height, spec.crop_marks.offset, spec.crop_marks.length, spec.margin)
         targets = marks.registration_targets(grid, side, spec.registration.radius)
-        assert len(targets) == 3  # top, left, right; the bottom margin holds the slug
+        assert len(targets) == TARGETS[name]
         for t in targets:
-            assert 0 < t.x - t.radius and t.x + t.radius < grid.width and 0 < t.y - t.radius and t.y + t.radius < grid.height
+            arm = 1.4 * t.radius  # the cross reaches 40 % beyond the circle
+            assert area.x0 < t.x - arm and t.x + arm < area.x1 and area.y0 < t.y - arm and t.y + arm < area.y1
             for b in bleds:  # outside every bled card
                 assert t.x + t.radius < b.x0 or t.x - t.radius > b.x1 or t.y + t.radius < b.y0 or t.y - t.radius > b.y1
-            for s in segs:  # no crop mark passes through the target's cross (arms 1.4 r)
-                arm = 1.4 * t.radius
+            for s in segs:  # no crop mark passes through the target's cross
                 near_x = min(s.x0, s.x1) - arm <= t.x <= max(s.x0, s.x1) + arm
                 near_y = min(s.y0, s.y1) - arm <= t.y <= max(s.y0, s.y1) + arm
                 assert not (near_x and near_y)
-        x, baseline, size = marks.slug_position(grid, side, 150.0, spec.slug.size, spec.slug.gap)
-        first = min(trims, key=lambda r: (r.x0, -r.y0))
-        assert size == spec.slug.size == 6.0
-        assert baseline + size <= min(b.y0 for b in bleds) - 6.0 + 1e-9  # ≥ 6 pt below the cards
-        assert baseline >= 0
-        assert first.x0 < x and x + 150.0 < first.x1  # between the first column's crop marks
+        place = marks.slug_position(grid, side, 300.0, spec.slug.size, spec.slug.gap, font)
+        if name == "tabloid":  # 10-up leaves 18 pt above and below and 27 pt beside the grid: no lane 6 pt clear
+            assert place is None
+            continue
+        box = place.box(300.0 * place.size / spec.slug.size, font)
+        assert place.size == spec.slug.size == 6.0 and place.angle == 90  # turned in the left margin
+        assert area.x0 <= box.x0 and box.x1 <= area.x1 and area.y0 <= box.y0 and box.y1 <= area.y1
+        for b in bleds:  # 6 pt clear of every bled card
+            assert max(b.x0 - box.x1, box.x0 - b.x1, b.y0 - box.y1, box.y0 - b.y1) >= 6.0 - 1e-9
+        for s in segs:  # and of every crop mark
+            assert max(min(s.x0, s.x1) - box.x1, box.x0 - max(s.x0, s.x1), min(s.y0, s.y1) - box.y1, box.y0 - max(s.y0, s.y1)) >= 6.0 - 1e-9
 
 
 def test_slug_text_is_on_every_sheet_in_the_registration_colour(pdfs, tmp_path):
@@ -505,32 +532,43 @@ def test_deck_copies_names_a_card_whose_class_the_game_lacks(game_copy):
 
 
 @pytest.mark.parametrize("name", ["letter", "a4", "tabloid", "12x18", "sra3"])
-def test_calibration_instructions_fit_outside_the_cards_at_6pt(name):
-    from pipeline.render.calibration import NOTE_SIZE, instructions, obstacles, plan_notes
+def test_calibration_instructions_fit_upright_inside_the_card_areas_at_9pt(name):
+    from reportlab.pdfbase.pdfmetrics import getAscentDescent
+
+    from pipeline.render.calibration import LABEL_ROOM, NOTE_SIZE, instructions, plan_notes
 
     grid = plan_grid(get_sheet(name).with_back_offset(mm_to_pt(1), mm_to_pt(-0.5)), W, H)
-    regular = face("regular")
-    ascent, descent = regular.ascent * NOTE_SIZE, -regular.descent * NOTE_SIZE
+    font = face("regular").name
+    ascent, descent = getAscentDescent(font, NOTE_SIZE)
+    reach = mm_to_pt(10) + LABEL_ROOM
+    halves = {}
     for side in ("front", "back"):
-        plan = plan_notes(grid, side, regular.name)
-        assert plan.left_over == ""
+        plan = plan_notes(grid, side, font)
+        assert plan.left_over == ""  # every shipped preset holds them on the sheet: no instruction page
         assert " ".join(line.text for line in plan.lines) == instructions(grid, side)
-        blocked = obstacles(grid, side, None)  # bled cards, crop marks, registration targets
-        bleds = [grid.side_bled(side, s) for s in range(grid.per_sheet)]
+        trims = [grid.front_trim(s) if side == "front" else grid.back_trim(s) for s in range(grid.per_sheet)]
         for line in plan.lines:
-            assert line.size == NOTE_SIZE == 6.0 and line.width <= line.lane.length + 1e-9
-            box = line.lane.box(ascent, descent)
-            assert 0 <= box.x0 and box.x1 <= grid.width and 0 <= box.y0 and box.y1 <= grid.height
-            for o in blocked:
-                assert not (box.x0 < o.x1 and o.x0 < box.x1 and box.y0 < o.y1 and o.y0 < box.y1), (side, line.text, o)
-            for b in bleds:  # and at least the slug's 6 pt gap from every bled card
-                gap_x = max(b.x0 - box.x1, box.x0 - b.x1)
-                gap_y = max(b.y0 - box.y1, box.y0 - b.y1)
-                assert max(gap_x, gap_y) >= 6.0 - 1e-9
-        placed = [(line.lane.box(ascent, descent)) for line in plan.lines]
-        for i, a in enumerate(placed):  # no two lines overlap
-            for b in placed[i + 1:]:
-                assert not (a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1)
+            assert line.size == NOTE_SIZE == 9.0
+            box = (line.x, line.y + descent, line.x + line.width, line.y + ascent)
+            [t] = [t for t in trims if t.x0 + 6 <= box[0] and box[2] <= t.x1 - 6 and t.y0 + 6 <= box[1] and box[3] <= t.y1 - 6]
+            cy = t.centre[1]
+            assert box[1] >= cy + reach or box[3] <= cy - reach  # clear of the cross-hair, its scale and labels
+            halves.setdefault(side, set()).add("upper" if box[1] >= cy else "lower")
+    # the back's notes lie over the front's empty halves: long-edge flip of a portrait sheet keeps rows
+    assert halves == {"front": {"upper"}, "back": {"lower" if grid.mirror_columns else "upper"}}
+
+
+def test_instructions_that_do_not_fit_the_cards_go_on_an_instruction_page(pdfs, tmp_path):
+    # one card on a sheet just big enough: its upper half holds the front's notes, not the back's
+    spec = get_sheet("letter").model_copy(update={"width": 234 + 72.0, "height": 378 + 72.0})
+    res = impose(pdfs["fronts"], pdfs["backs"], None, spec, [(0, 0, 1)], tmp_path, "demo")
+    doc = pdfium.PdfDocument(str(res.calibration))
+    assert len(doc) == 3
+    with __import__("pikepdf").open(res.calibration) as pdf:
+        assert [str(i.title) for i in pdf.open_outline().root] == ["front", "back", "instructions"]
+    page = " ".join(doc[2].get_textpage().get_text_range().split())
+    assert page.startswith("duplex calibration · instructions · letter portrait · long-edge flip")
+    assert "DUPLEX CALIBRATION, FRONT. 1. Print this sheet duplex" in page and "4. Print again and check" in page
 
 
 def test_calibration_back_says_how_to_turn_a_reading_into_a_back_offset():
@@ -539,10 +577,10 @@ def test_calibration_back_says_how_to_turn_a_reading_into_a_back_offset():
     grid = plan_grid(get_sheet("letter").with_back_offset(mm_to_pt(1), mm_to_pt(-0.5)), W, H)
     back = instructions(grid, "back")
     assert back.startswith("DUPLEX CALIBRATION, BACK, printed with back offset +1.00, -0.50 mm. ")
-    assert ("a tick every 1 mm to 5 mm each way, numbered + to the right (x) and up (y), - to the left and down, "
-            "as you look at this side.") in back
+    assert ("a tick every 1 mm to 5 mm each way, every 2 mm numbered, + to the right (x) and up (y), \u2212 to the left "
+            "and down, as the labels +x, \u2212x, +y, \u2212y at the arm ends show.") in back
     assert "new dx = old dx + x, new dy = old dy + y" in back
-    assert "E.g. centre at x +1.5, y -0.5: --back-offset 2.50mm,-1.00mm." in back
+    assert "E.g. centre at x +1.5, y \u22120.5: --back-offset 2.50mm,-1.00mm." in back  # typed with ASCII hyphens
     assert face("regular").missing(back + instructions(grid, "front")) == []
     assert "(long-edge flip)" in instructions(grid, "front")
 
@@ -565,18 +603,20 @@ def test_the_printed_sign_convention_cancels_a_press_error(name, flip):
         assert (nx + e[0], ny + e[1]) == pytest.approx(seen, abs=1e-9)
 
 
-def test_back_scale_numbers_every_mm_never_touch_the_lines_ticks_or_each_other():
+def test_back_scale_numbers_never_touch_the_lines_ticks_or_each_other():
     from PIL import ImageFont
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    from pipeline.render.calibration import TICK_LABEL_SIZE, scale_labels, scale_ticks
+    from pipeline.render.calibration import LINE_WEIGHT, TICK_LABEL_SIZE, scale_labels, scale_ticks
     from pipeline.render.fonts import _font_files
 
     cx, cy, one = 300.0, 400.0, mm_to_pt(1)
     labels = scale_labels(cx, cy)
-    assert sorted(label.text for label in labels) == sorted([f"{s}{k}" for s in "+-" for k in range(1, 6)] * 2)
-    # the x scale's +3 is centred on its tick, 0.6 pt beyond the 4 pt long ±5 mm ticks
-    assert ("+3", pytest.approx(cx + 3 * one), cy + 4.6, "centre") in [(l.text, l.x, l.y, l.align) for l in labels]
+    assert TICK_LABEL_SIZE == 8.0 and LINE_WEIGHT == 0.5
+    # as on a ruler, the even millimetres numbered (an 8 pt digit is 4.7 pt wide, ticks 2.83 pt apart)
+    assert sorted(label.text for label in labels) == sorted(["2", "4"] * 4 + ["+x", "\u2212x", "+y", "\u2212y"])
+    # the x scale's 2 is centred on its 4 pt tick, 0.6 pt beyond it
+    assert ("2", pytest.approx(cx + 2 * one), cy + 4.6, "centre") in [(l.text, l.x, l.y, l.align) for l in labels]
     # ink boxes measured from the font file itself (Pillow), not from the module's constant
     ttf = ImageFont.truetype(_font_files()["regular"], 1000)
     regular = face("regular")
@@ -590,7 +630,7 @@ def test_back_scale_numbers_every_mm_never_touch_the_lines_ticks_or_each_other()
     def crosses(a, b):
         return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
-    stroke = 0.15  # half the 0.3 pt line weight
+    stroke = LINE_WEIGHT / 2
     ink = marks.crosshair(cx, cy, mm_to_pt(10)) + scale_ticks(cx, cy)
     assert len(ink) == 2 + 20
     lines = [(min(s.x0, s.x1) - stroke, min(s.y0, s.y1) - stroke, max(s.x0, s.x1) + stroke, max(s.y0, s.y1) + stroke) for s in ink]
@@ -599,28 +639,46 @@ def test_back_scale_numbers_every_mm_never_touch_the_lines_ticks_or_each_other()
             assert not crosses(a, line), (text, a, line)
         for other, b in boxes[i + 1:]:
             assert not crosses(a, b), (text, other)
-    # each number is next to its own tick: +k of the y scale stands on y = cy + k mm
-    ys = sorted(label.y for label in labels if label.text.startswith("+") and label.align == "right")
-    assert ys == pytest.approx([cy + k * one - 0.68 * TICK_LABEL_SIZE / 2 for k in range(1, 6)])
+    # each number is next to its own tick: the y scale's + numbers stand on y = cy + 2 mm and cy + 4 mm
+    ys = sorted(label.y for label in labels if label.align == "right" and label.text.isdigit())
+    assert ys == pytest.approx([cy + k * one - 0.68 * TICK_LABEL_SIZE / 2 for k in (2, 4)])
     # and every tick points away from the other scale's quadrant: + x ticks up, + y ticks left
     assert marks.Segment(cx + one, cy, cx + one, cy + 2.0) in ink and marks.Segment(cx, cy + one, cx - 2.0, cy + one) in ink
-    assert marks.Segment(cx - 5 * one, cy, cx - 5 * one, cy - 4.0) in ink
+    assert marks.Segment(cx - 2 * one, cy, cx - 2 * one, cy - 4.0) in ink and marks.Segment(cx - 5 * one, cy, cx - 5 * one, cy - 2.0) in ink
 
 
 def test_calibration_pdf_carries_the_numbers_and_the_instructions(pdfs, tmp_path):
     res = impose(pdfs["fronts"], pdfs["backs"], None, "letter", [(0, 0, 1)], tmp_path, "demo")
     doc = pdfium.PdfDocument(str(res.calibration))
+    assert len(doc) == 2  # the instructions fit the card areas: no instruction page
     front, back = (" ".join(doc[i].get_textpage().get_text_range().split()) for i in range(2))
     assert "DUPLEX CALIBRATION, FRONT. 1. Print this sheet duplex (long-edge flip)" in front
-    assert "+1" not in front.replace("+1.", "")  # no scale on the front
+    assert "+x" not in front  # no scale on the front
     assert "DUPLEX CALIBRATION, BACK, printed with back offset +0.00, +0.00 mm." in back
     assert "--back-offset 1.50mm,-0.50mm" in back
     tokens = back.split()
-    for k in range(1, 6):  # every tick numbered, on both scales of each of the 4 cross-hairs
-        assert tokens.count(f"+{k}") == tokens.count(f"-{k}") == 8
-    assert not [f for f in res.findings if f.code in ("IM005", "IM006")]
+    for label in ("+x", "\u2212x", "+y", "\u2212y"):  # on each of the 4 cross-hairs
+        assert tokens.count(label) >= 4
+    assert [f.code for f in res.findings] == ["IM001", "IM001"]  # letter's column marks: no room above and below
 
 
+def test_every_text_on_the_calibration_sheet_is_8pt_or_more_and_every_line_half_a_point(pdfs, tmp_path):
+    """Read from the content streams with pikepdf (qpdf's parser): every Tf size times the text matrix's
+    and CTM's scale, every stroked path's line width; the crop marks keep the preset's 0.3 pt."""
+    import pikepdf
+
+    for name in EXPECTED:
+        res = impose(pdfs["fronts"], pdfs["backs"], None, name, [(0, 0, 1)], tmp_path / name, "demo",
+                     note="DRAFT - not for press · run box")
+        with pikepdf.open(res.calibration) as pdf:
+            for number, page in enumerate(pdf.pages):
+                sizes, widths = _text_sizes_and_line_widths(page)
+                assert sizes and min(sizes) >= 8.0 - 1e-6, (name, number, min(sizes))
+                grid = plan_grid(get_sheet(name), W, H)
+                crop = {round(get_sheet(name).crop_marks.weight, 3), round(get_sheet(name).registration.weight, 3)}
+                if number < 2:  # crop marks and targets at the preset's weight; cross-hairs and ticks 0.5 pt
+                    assert set(widths) - crop == {0.5}, (name, number, set(widths))
+                    assert widths.count(0.5) == grid.per_sheet * (2 if number == 0 else 22)  # 2 hairs (+ 20 ticks) per card
 def test_a_back_offset_over_5mm_is_probably_a_typo(pdfs, tmp_path):
     spec = get_sheet("letter")
     fine = impose(pdfs["fronts"], pdfs["backs"], None, spec.with_back_offset(mm_to_pt(5), mm_to_pt(-5)), [(0, 0, 1)], tmp_path / "a", "demo")
@@ -631,3 +689,34 @@ def test_a_back_offset_over_5mm_is_probably_a_typo(pdfs, tmp_path):
     assert f.message == ("the back offset +15.00, +0.00 mm is larger than 5 mm: probably a typo "
                          "(the calibration scale reads ±5 mm)")
     assert f.location.file == str(res.backs)
+
+
+def _text_sizes_and_line_widths(page) -> tuple[list[float], list[float]]:
+    """The effective type size (pt) of every text-showing operator and the line width (pt) of every stroke."""
+    import pikepdf
+
+    ctm, stack, width, tm_scale, font_size = 1.0, [], 1.0, 1.0, 0.0
+    sizes, widths = [], []
+    for operands, op in pikepdf.parse_content_stream(page):
+        op = str(op)
+        if op == "q":
+            stack.append((ctm, width))
+        elif op == "Q":
+            ctm, width = stack.pop()
+        elif op == "cm":
+            a, b = float(operands[0]), float(operands[1])
+            ctm *= (a * a + b * b) ** 0.5
+        elif op == "w":
+            width = float(operands[0])
+        elif op == "Tf":
+            font_size = float(operands[1])
+        elif op == "Tm":
+            a, b = float(operands[0]), float(operands[1])
+            tm_scale = (a * a + b * b) ** 0.5
+        elif op == "BT":
+            tm_scale = 1.0
+        elif op in ("Tj", "TJ", "'", '"'):
+            sizes.append(round(font_size * tm_scale * ctm, 6))
+        elif op in ("S", "s", "B", "b", "B*", "b*"):
+            widths.append(round(width * ctm, 3))
+    return sizes, widths

@@ -15,7 +15,7 @@ from pipeline.render.deck_pdf import render_fronts
 
 @pytest.mark.parametrize("text,pt", [("+1.5mm", 1.5 * PT_PER_MM), ("-0.5mm", -0.5 * PT_PER_MM), ("+.5in", 36.0), ("+18pt", 18.0)])
 def test_signed_lengths_parse(text, pt):
-    # the duplex calibration sheet prints its scale as +1 … +5; a reading is typed as printed
+    # a reading off the duplex calibration sheet (+ right and up, − left and down) is typed with its sign
     assert parse_length(text) == pytest.approx(pt)
 
 

@@ -109,5 +109,8 @@ def test_the_same_build_from_two_working_directories_writes_the_same_bytes(tmp_p
     assert sorted(one) == sorted(two) and "mini/proofs/contact-sheet.html" in one
     assert [name for name in one if one[name] != two[name]] == []
     manifest = json.loads(one["mini/manifest.json"])
-    assert {f["location"]["file"] for f in manifest["findings"]} <= {"mini/game.yaml", "mini/cards.yaml"}
+    # (letter's crop marks above and below the grid have no room inside its 0.25 in margin: IM001 at the sheets,
+    # named relative to the game's output folder)
+    assert {f["location"]["file"] for f in manifest["findings"]} <= {"mini/game.yaml", "mini/cards.yaml",
+                                                                     "sheets/mini-letter-fronts.pdf", "sheets/mini-letter-backs.pdf"}
     assert json.loads(one["report.json"])["games"]["mini"]["folder"] == "../mini"  # relative to the output folder

@@ -101,15 +101,17 @@ def test_soft_proof_matches_ghostscript_rendering_through_the_same_profile(tmp_p
 # dark green under white text: a light green under black stayed too close to Shapeshifters' cream
 # for protanopes (test_carddata); measured as printed, Potions' lavender and the Overview's light
 # blue were too close for protanopes and deuteranopes, so Shapeshifters moved to sand, Potions to
-# a bluer lavender and the Overview to near-white.
+# a bluer lavender and the Overview to near-white. Forest, Power Crystal, Potions and the Enchant
+# card then took a cool black text, [50, 0, 0, 100], so they reach 7:1 on SWOP too (K100 alone
+# gave 6.24-6.48 there: test_every_shipped_palette_passes_on_every_press_and_vendor_target).
 SHIPPED = {
-    ("apprentice", "ember"): 7.38, ("apprentice", "forest"): 7.26, ("apprentice", "glacier"): 10.91,
-    ("apprentice", "spirit"): 11.81, ("apprentice-power-crystal", "power-crystal"): 7.26,
+    ("apprentice", "ember"): 7.38, ("apprentice", "forest"): 8.04, ("apprentice", "glacier"): 10.91,
+    ("apprentice", "spirit"): 11.81, ("apprentice-power-crystal", "power-crystal"): 8.04,
     ("claim-reinforcements-magic", "wizards"): 10.11, ("claim-reinforcements-magic", "druids"): 7.72,
-    ("claim-reinforcements-magic", "shapeshifters"): 7.33, ("claim-reinforcements-magic", "potions"): 7.35,
+    ("claim-reinforcements-magic", "shapeshifters"): 7.33, ("claim-reinforcements-magic", "potions"): 8.14,
     ("claim-reinforcements-magic", "artifacts"): 7.38, ("claim-reinforcements-magic", "overview"): 13.87,
     ("enchant", "dragon"): 9.82, ("enchant", "gnome"): 8.29, ("enchant", "phoenix"): 7.27,
-    ("enchant", "unicorn"): 10.51, ("enchant", "enchant"): 7.35,
+    ("enchant", "unicorn"): 10.51, ("enchant", "enchant"): 8.14,
 }
 
 
@@ -227,7 +229,7 @@ def test_soft_proof_image_and_errors(tmp_path):
                           characterisation="NOPE", ink_limit=300)
     with pytest.raises(ColourError, match="run `make setup`"):
         soft_proof_srgb((0, 0, 0, 0), missing)
-    with pytest.raises(TargetError, match="unknown printing target 'offset'; known: fogra39, gracol, swop"):
+    with pytest.raises(TargetError, match="unknown printing target 'offset'; known: drivethrucards, fogra39, gracol, makeplayingcards, swop, thegamecrafter$"):
         load_target("offset")
 
 
@@ -259,3 +261,16 @@ def test_the_rule_docs_examples_measure_as_they_say():
     assert printed_contrast((0, 0, 0, 0), (0, 73, 89, 38)) == pytest.approx(5.45, abs=0.01)
     assert delta_e76("#000000", soft_proof_srgb((0, 0, 0, 100))) == pytest.approx(17.5, abs=0.05)
     assert soft_proof_srgb((0, 73, 89, 56)) == "#874125"
+
+
+@pytest.mark.parametrize("target", ["fogra39", "gracol", "swop", "thegamecrafter", "makeplayingcards", "drivethrucards"])
+def test_every_shipped_palette_passes_on_every_press_and_vendor_target(target):
+    """PR002 (printed contrast through the target's own ICC profile) is silent for every shipped game,
+    so every --target builds them; SWOP (DriveThruCards) is the hardest: paper L* 92.5, K100 L* 18."""
+    from pipeline.render.targets import load_target
+
+    chosen = load_target(target)
+    for game in sorted({g for g, _ in SHIPPED}):
+        classes = load_game(CARDDATA / game).game.classes
+        assert [f.message for f in palette_findings(load_game(CARDDATA / game).game, chosen) if f.code == "PR002"] == []
+        assert min(printed_contrast(c.palette.text.cmyk, c.palette.background.cmyk, chosen) for c in classes) >= 7.0

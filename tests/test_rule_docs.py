@@ -12,7 +12,7 @@ from pipeline.build.stages import import_stage_modules
 
 import_stage_modules()  # stage modules declare their codes
 
-FAMILIES = {"DA", "CP", "KW", "PW", "DQ", "RB", "BR", "DI", "PR", "QR", "UV", "IM", "EM", "AR", "PF"}
+FAMILIES = {"DA", "CP", "KW", "PW", "DQ", "RB", "BR", "DI", "PR", "QR", "UV", "IM", "EM", "AR", "PF", "BX", "VE"}
 
 
 def test_every_rule_has_fails_and_passes_examples():

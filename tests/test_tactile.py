@@ -180,7 +180,9 @@ def test_layer_is_deterministic(tmp_path):
 
 
 def _fronts(path, pages):
-    c = Canvas(str(path), pagesize=(234, 378), invariant=1)
+    from pipeline.render.fonts import face
+
+    c = Canvas(str(path), pagesize=(234, 378), invariant=1, initialFontName=face("regular").name)  # PDF/X: an embedded font
     for _ in range(pages):
         c.setBleedBox((0, 0, 234, 378))
         c.setTrimBox((9, 9, 225, 369))
@@ -294,10 +296,55 @@ def test_check_pdfx_catches_a_separation_broken_by_an_unescaped_slash(tmp_path):
     assert check_pdfx(pikepdf.open(good)) == []
 
 
-def test_merged_fronts_and_braille_is_pdf_1_4_like_the_print_pdfs(tmp_path):
-    fronts = _fronts(tmp_path / "fronts.pdf", 1)
+def test_files_with_the_braille_group_are_pdf_x4_at_pdf_1_6_and_the_fronts_stay_x1a(tmp_path):
+    """Optional content is PDF 1.5 (ISO 32000-1 §8.11): every file with /OCProperties is PDF/X-4
+    (ISO 15930-7, PDF 1.6) with XMP and an embedded CMYK output profile; read back with pikepdf."""
+    import pikepdf
+
+    from pipeline.render.pdfx import check_pdfx, finish
+
+    raw = _fronts(tmp_path / "raw.pdf", 1)
+    fronts = finish(raw.read_bytes(), tmp_path / "fronts.pdf", "fronts", ["a"])  # the print PDFs: PDF/X-1a:2003
     braille = render_braille_layer({"a": block(["⠁"])}, ["a"], tmp_path / "braille.pdf")
     merged = merge_spot_plate(fronts, braille, tmp_path / "fronts+braille.pdf")
-    assert merged.read_bytes()[:9] == b"%PDF-1.4\n"
-    assert braille.read_bytes()[:9] == b"%PDF-1.4\n"
-    assert PdfReader(merged).pdf_header == "%PDF-1.4"
+    for path in (braille, merged):
+        assert path.read_bytes()[:9] == b"%PDF-1.6\n"
+        with pikepdf.open(path) as pdf:
+            assert "/OCProperties" in pdf.Root and pdf.pdf_version == "1.6"
+            assert str(pdf.docinfo["/GTS_PDFXVersion"]) == "PDF/X-4" and "/GTS_PDFXConformance" not in pdf.docinfo
+            xmp = pdf.Root.Metadata.read_bytes()
+            assert b"<pdfxid:GTS_PDFXVersion>PDF/X-4</pdfxid:GTS_PDFXVersion>" in xmp
+            assert b"<pdf:Trapped>False</pdf:Trapped>" in xmp and b"<xmpMM:DocumentID>uuid:" in xmp
+            [intent] = pdf.Root.OutputIntents
+            assert str(intent.OutputConditionIdentifier) == "FOGRA39"
+            icc = intent.DestOutputProfile.read_bytes()
+            assert icc[12:20] == b"prtrCMYK" and intent.DestOutputProfile.N == 4  # an output profile, CMYK
+            assert str(pdf.Root.OCProperties.D.Name) == "Default" and "/AS" not in pdf.Root.OCProperties.D
+            assert check_pdfx(pdf) == []
+    assert PdfReader(merged).page_labels == ["a"]
+    with pikepdf.open(fronts) as pdf:
+        assert pdf.pdf_version == "1.4" and "/OCProperties" not in pdf.Root and "/Metadata" not in pdf.Root
+        assert str(pdf.docinfo["/GTS_PDFXConformance"]) == "PDF/X-1a:2003" and check_pdfx(pdf) == []
+        # an X-1a file given optional content is refused: it would need PDF 1.5
+        pdf.Root.OCProperties = pikepdf.Dictionary()
+        assert any("PDF/X-1a:2003 is PDF 1.4" in p for p in check_pdfx(pdf))
+
+
+def test_pdf_x4_embeds_the_targets_own_profile_and_refuses_a_condition_without_one(tmp_path):
+    """The DestOutputProfile is the target's ICC file (GRACoL: the profile built from CGATS TR 006),
+    byte for byte; a condition that names no profile cannot be PDF/X-4 and says so."""
+    import pikepdf
+
+    from pipeline.render.pdfx import OutputCondition, PdfxError, finish
+    from pipeline.render.targets import load_target, output_condition
+
+    data = render_braille_layer({"a": block(["⠁"])}, ["a"], tmp_path / "braille.pdf").read_bytes()  # holds the braille group
+    gracol = output_condition("gracol")
+    path = finish(data, tmp_path / "gracol.pdf", "braille", ["a"], condition=gracol)
+    with pikepdf.open(path) as pdf:
+        [intent] = pdf.Root.OutputIntents
+        assert str(intent.OutputConditionIdentifier) == "CGATS TR 006"
+        assert intent.DestOutputProfile.read_bytes() == load_target("gracol").profile_path.read_bytes()
+    with pytest.raises(PdfxError, match="not PDF/X-4: .*no ICC profile given for FOGRA39"):
+        finish(data, tmp_path / "none.pdf", "braille", ["a"], condition=OutputCondition())
+    assert not (tmp_path / "none.pdf").exists()

@@ -169,6 +169,27 @@ def test_tiffsep_shows_one_plate_per_layer_and_no_cmyk_ink(tmp_path, mini):
     assert inked == sorted(inked, reverse=True) and inked[0] > inked[-1]  # each layer smaller than the one below
 
 
+@pytest.mark.skipif(GS is None, reason="Ghostscript is not installed (make setup installs it)")
+@pytest.mark.parametrize("profile, spot", [("roland-versaworks", "RDG_GLOSS"), ("arizona", "Spot 1")])
+def test_tiffsep_of_layer_pages_shows_only_the_profiles_spot_shrinking_page_by_page(tmp_path, mini, profile, spot):
+    deck, blocks = mini
+    one = {"ember-apprentice": blocks["ember-apprentice"]}
+    write_uv_package(deck, one, ["ember-apprentice"], tmp_path, printer_for(profile, 0.12))  # 4 layers, a page each
+    inked = []
+    for page in range(1, 5):
+        folder = tmp_path / f"p{page}"
+        folder.mkdir()
+        subprocess.run([GS, "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiffsep", "-r144", f"-dFirstPage={page}",
+                        f"-dLastPage={page}", f"-sOutputFile={folder / 'sep.tif'}", str(tmp_path / f"mini-plates-{profile}.pdf")],
+                       check=True, capture_output=True)
+        assert sorted(p.name for p in folder.glob("sep(*).tif")) == sorted(
+            f"sep({ink}).tif" for ink in ("Cyan", "Magenta", "Yellow", "Black", spot))
+        for ink in ("Cyan", "Magenta", "Yellow", "Black"):
+            assert Image.open(folder / f"sep({ink}).tif").getextrema() == (255, 255), ink  # no process ink
+        inked.append(sum(1 for v in Image.open(folder / f"sep({spot}).tif").tobytes() if v < 128))
+    assert inked == sorted(inked, reverse=True) and inked[0] > inked[-1] > 0  # page k+1's circles inside page k's
+
+
 @pytest.fixture(scope="module")
 def roland_build(tmp_path_factory):
     out = tmp_path_factory.mktemp("uvbuild") / "output"
@@ -178,8 +199,9 @@ def roland_build(tmp_path_factory):
 
 
 def test_every_pdf_holding_braille_marks_it_as_iso_19593_braille(roland_build):
-    holding = ["uv/mini-braille.pdf", "uv/mini-fronts+braille.pdf", "uv/mini-plates-roland-versaworks.pdf",
-               "uv/mini-mask-k100.pdf", "sheets/mini-letter-braille.pdf"]
+    holding = ["uv/mini-braille.pdf", "uv/mini-fronts+braille.pdf", "uv/mini-fronts+layers.pdf",
+               "uv/mini-plates-roland-versaworks.pdf", "uv/mini-mask-k100.pdf", "sheets/mini-letter-braille.pdf",
+               "sheets/mini-letter-plates-roland-versaworks.pdf", "sheets/mini-letter-composite.pdf"]
     for name in holding:
         with pikepdf.open(roland_build / name) as pdf:
             [ocg] = list(pdf.Root.OCProperties.OCGs)
@@ -196,6 +218,28 @@ def test_every_pdf_holding_braille_marks_it_as_iso_19593_braille(roland_build):
         # only the braille is in the group: the front's own content stays outside the BDC … EMC
         ops = [str(op.operator) for op in pikepdf.parse_content_stream(pdf.pages[0])]
         assert "BDC" not in ops and "Do" in ops
+
+
+def test_optional_content_only_in_pdf_x4_files_of_version_1_6(roland_build):
+    """Optional content is PDF 1.5 (ISO 32000-1 §8.11): every built PDF/X file with /OCProperties
+    has a header of at least 1.5 and claims PDF/X-4 (PDF 1.6); every other one is PDF/X-1a:2003 at 1.4."""
+    with_oc, without = [], []
+    for path in sorted(roland_build.rglob("*.pdf")):
+        with pikepdf.open(path) as pdf:
+            version = str(pdf.docinfo.get("/GTS_PDFXVersion", ""))
+            if not version:
+                continue  # the dice sheet and the job ticket are not press PDFs
+            assert path.read_bytes()[:5] == b"%PDF-" and pdf.pdf_version == path.read_bytes()[5:8].decode()
+            if "/OCProperties" in pdf.Root:
+                assert tuple(int(v) for v in pdf.pdf_version.split(".")) >= (1, 5), path
+                assert (pdf.pdf_version, version) == ("1.6", "PDF/X-4"), path
+                with_oc.append(path.name)
+            else:
+                assert (pdf.pdf_version, version) == ("1.4", "PDF/X-1:2003"), path
+                without.append(path.name)
+            assert check_pdfx(pdf) == [], path
+    assert {"mini-letter-composite.pdf", "mini-letter-plates-roland-versaworks.pdf", "mini-braille.pdf"} <= set(with_oc)
+    assert {"mini-fronts.pdf", "mini-letter-fronts.pdf", "mini-letter-backs.pdf"} <= set(without)
 
 
 def test_height_map_brightest_pixels_sit_at_the_dot_map_centres(roland_build):
@@ -245,6 +289,8 @@ def test_mimaki_layers_are_cmyk_vectors_without_spot_or_profile_and_underbase_is
             ops = pikepdf.parse_content_stream(page, "k")
             assert [[float(v) for v in op.operands] for op in ops] == [[0, 0, 0, 1]]
         assert "/DestOutputProfile" not in pdf.Root.OutputIntents[0]  # no embedded ICC profile
+        # so no braille OCG either: it would make the file PDF/X-4, which must embed its output profile
+        assert "/OCProperties" not in pdf.Root and pdf.pdf_version == "1.4" and check_pdfx(pdf) == []
     assert b"/ICCBased" not in (tmp_path / "mini-plates-mimaki-rasterlink.pdf").read_bytes()  # objects are not in object streams
     with pikepdf.open(tmp_path / "mini-underbase.pdf") as pdf:
         [(_, space)] = pdf.pages[0].Resources.ColorSpace.items()

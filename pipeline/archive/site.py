@@ -8,6 +8,7 @@ Layout of the archive folder (``out_dir``):
   by default), the same relative path the card's QR URL names after the base URL;
 - ``images/<card id>.png``: the card face, rasterised from the print fronts PDF as it will
   print (soft-proofed through the printing target's profile, :mod:`pipeline.render.softproof`);
+- ``quickstart.html``: the quickstart page the tuck boxes' QR codes open (:mod:`pipeline.archive.quickstart`);
 - ``archive.css``: the style sheet (templates/archive/archive.css).
 
 Templates are jinja2 (templates/archive/*.html.j2) with autoescaping on: card data
@@ -34,10 +35,12 @@ import jinja2
 from engine.model import BrailleSettings, Card, Deck, Die
 from pipeline.archive.downloads import write_downloads
 from pipeline.archive.links import check_qr_links, page_path
+from pipeline.archive.quickstart import QUICKSTART_PAGE, render_quickstart
 from pipeline.braille.cells import dots
 from pipeline.braille.dice import encode_die, key_text
 from pipeline.braille.fields import indicator_note, standalone_letter
 from pipeline.braille.layout import REFERENCE_TEXT
+from pipeline.dice.plan import BAR_MM, GAP_MM
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import TEMPLATES
 from pipeline.common.raster import png_bytes
@@ -109,13 +112,23 @@ def die_view(die: Die) -> dict:
     where = "to the left of" if die.braille_position == "left" else "below"
     explanation = (
         "Each face shows its number in print and one braille letter without a numeric indicator: "
-        f"1 is a, 2 is b and so on. The braille sits {where} the print number; hold the die so the print "
-        "reads upright before reading the braille, because some letters read as others when turned."
+        f"1 is a, 2 is b and so on. The braille sits {where} the print number. {orientation_bar_text()} "
+        "Turned the other way, some letters read as others: upside down, d reads as h and f as j."
         if die.encoding == "letters"
         else "Each face shows its number in print and in standard UEB braille: the numeric indicator, "
-        f"then the digits. The braille sits {where} the print number."
+        f"then the digits. The braille sits {where} the print number. {orientation_bar_text()}"
     )
     return {"id": die.id, "name": die.name, "faces": die.faces, "key": key_text(die), "explanation": explanation, "key_rows": rows}
+
+
+def orientation_bar_text() -> str:
+    """The sentence that tells a reader how a die face shows which way is up: the orientation bar
+    :mod:`pipeline.dice.plan` puts below every face's numeral and braille (:data:`~pipeline.dice.plan.BAR_MM`,
+    raised by the braille dot height on the 3D model, printed on the paper die)."""
+    width, height = BAR_MM
+    return (f"Below both runs a short bar, {width:g} mm long and {height:g} mm wide, {GAP_MM:g} mm under them: "
+            "on the 3D-printed die it is raised like the braille dots (on the paper die it is printed). "
+            "Turn the die until the bar lies below the braille, nearest you: then the braille reads upright.")
 
 
 @dataclass(frozen=True)
@@ -306,11 +319,12 @@ def power_key(deck: Deck) -> list[dict]:
     return rows
 
 
-def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: Path, dpi: float) -> dict[str, _Face]:
+def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: Path, dpi: float,
+                 target: str | None = None) -> dict[str, _Face]:
     wanted = {c.id for c in deck.cards}
     faces: dict[str, _Face] = {}
     count = 0
-    for card_id, raster in zip(page_ids, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True)):
+    for card_id, raster in zip(page_ids, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True, target=target)):
         count += 1
         if card_id not in wanted or card_id in faces:
             continue
@@ -321,13 +335,13 @@ def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir:
 
 
 def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path | None, out_dir: str | Path,
-                  page_ids: Sequence[str] | None = None, face_dpi: float = FACE_DPI) -> list[Path]:
+                  page_ids: Sequence[str] | None = None, face_dpi: float = FACE_DPI, target: str | None = None) -> list[Path]:
     """Write the game's archive into ``out_dir``; returns every written path (index first).
 
     ``blocks`` are the braille stage's blocks by card id (a card without one gets a page
     that says so); ``fronts_pdf`` is the print fronts PDF whose page i is the face of
     card ``page_ids[i]`` (default: the deck's cards in order, as ``render_fronts`` writes
-    them), rasterised at ``face_dpi`` (trim only, 288 × 480 px at 96 dpi for 3×5 in);
+    them), soft-proofed for the printing ``target`` (id, default fogra39) and rasterised at ``face_dpi`` (trim only, 288 × 480 px at 96 dpi for 3×5 in);
     None writes pages without a face image. A card whose archive path is unsafe gets no
     page (:func:`check_qr_links` reports it). Raises ArchiveError when the fronts PDF's
     page count does not match, RasterError for an unreadable PDF, OutputError when
@@ -337,12 +351,13 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     faces: dict[str, _Face] = {}
     if fronts_pdf is not None:
         ids = list(page_ids) if page_ids is not None else [c.id for c in deck.cards]
-        faces = _write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi)
+        faces = _write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi, target)
         missing = [c.id for c in deck.cards if c.id not in faces]
         if missing:
             raise ArchiveError(f"{fronts_pdf} has no face page for card(s) {', '.join(missing[:5])}")
     downloaded, downloads = write_downloads(deck, out_dir)
     written = [write_text(out_dir / "index.html", render_index(deck, downloads))] + downloaded
+    written.append(write_text(out_dir / QUICKSTART_PAGE, render_quickstart(deck, _quickstart(deck), environment())))  # the boxes' QR page
     written.append(write_bytes(out_dir / STYLESHEET, (ARCHIVE_TEMPLATES / STYLESHEET).read_bytes()))
     titles = _titles(deck)
     cards = deck.cards

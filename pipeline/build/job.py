@@ -63,9 +63,13 @@ class PrintProduct:
 @dataclass(frozen=True)
 class TactileProduct:
     """What the tactile stage makes: the path of the UV braille layer PDF (a page per
-    front, in the fronts' page order), which imposition places like the fronts."""
+    front, in the fronts' page order), which imposition places like the fronts; the UV
+    printer profile's layered plate PDF (None for a flat profile) and the composite cards
+    (fronts with the braille layers as separations), which it places too."""
 
     layer: Path
+    plates: Path | None = None
+    composite: Path | None = None
 
 
 _Product = TypeVar("_Product")

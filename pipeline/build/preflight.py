@@ -21,11 +21,13 @@ from pipeline.build.job import Job
 from pipeline.build.stages import stage_braille, stage_checks, stage_dice, stage_print
 
 
-def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = Selection(), geometry: str | None = None) -> list[Finding]:
+def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = Selection(), geometry: str | None = None,
+              target: str = "fogra39") -> list[Finding]:
     """Findings of the engine checks (with ``rulebook`` when given), the braille layout, the
     print stage, the braille/QR clearance, the die sheets and the archive's QR links,
     filtered by ``selection`` and the cards' ``ignore:``: every check the build makes, so a
-    game that checks clean builds.
+    game that checks clean builds. ``target`` is the printing target the print dry run measures
+    against (``--target``); for a vendor preset its cut check (VE001/VE002) runs too.
 
     Writes nothing that outlives the call. Bad data gives findings (BR005 for an unknown
     ``braille.geometry``, PR007 for a card size no layout has, CP008 for a card whose class
@@ -36,7 +38,11 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
     from pipeline.render.deck_pdf import UnknownClassError
     from pipeline.render.tactile import clearance_findings
 
-    settings = BuildSettings(rulebook=str(rulebook) if rulebook else None, geometry=geometry, select=selection.select, ignore=selection.ignore)
+    from pipeline.exports.vendorcut import cut_findings
+    from pipeline.render.targets import load_target
+
+    settings = BuildSettings(rulebook=str(rulebook) if rulebook else None, geometry=geometry, select=selection.select,
+                             ignore=selection.ignore, target=target)
     with tempfile.TemporaryDirectory(prefix="deckpress-check-") as tmp, staging_writes():
         job = Job(deck, settings, Path(tmp))
         findings = stage_checks(job) + stage_braille(job) + stage_dice(job)
@@ -49,6 +55,10 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
         archive = job.folder("archive")
         write_archive(deck, blocks, None, archive)  # pages without face images: the links are what is checked
         findings += check_qr_links(deck, archive)
+    if (vendor := load_target(target).vendor) is not None:
+        from pipeline.common.layout import load_layout
+
+        findings += cut_findings(vendor, load_layout(), target)
     return filter_findings(findings, selection, deck)
 
 

@@ -9,8 +9,9 @@ exits 1 listing them all.
 Without ``--release`` a build is a draft: the sheets' slug line starts with
 :data:`DRAFT` (outside the trim, :func:`slug_note`), and every press PDF (print, UV
 layer, sheets, dice) carries it in its Title and Subject (:func:`stamp_press_files`). Every
-press PDF also gets Author and Creator from the game's ``publisher:`` and its CreationDate
-and ModDate from the game's ``date:``, so the same data gives the same bytes.
+press PDF also gets Author and Creator from the game's ``publisher:``, its CreationDate
+and ModDate from the game's ``date:`` (so the same data gives the same bytes) and a Title
+that starts with the game's ``title:``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from engine.registry import declare
 DRAFT = "DRAFT - not for press"
 
 #: The staging folders whose PDFs go to a press.
-PRESS_FOLDERS = ("print", "uv", "sheets", "dice")
+PRESS_FOLDERS = ("print", "uv", "sheets", "dice", "vendor")
 
 PROVISIONAL_IN_RELEASE = declare(
     "PF001",
@@ -125,11 +126,12 @@ def _pdf_date(date: datetime.date | None) -> str:
 
 
 def document_info(deck: Deck, run: str, release: bool, counts: DraftCounts) -> dict[str, str]:
-    """The Info entries :func:`stamp_press_files` sets: Author/Creator (publisher), dates, and the
-    draft note that heads Title and Subject of a draft."""
+    """The Info entries :func:`stamp_press_files` sets: Author/Creator (publisher), dates, the
+    game's title and id (the Title names the game), and the draft note that heads Title and Subject of a draft."""
     publisher = deck.game.publisher
     info = {"/Author": publisher or "", "/Creator": f"{publisher} (deckpress)" if publisher else "deckpress",
-            "/CreationDate": _pdf_date(deck.game.date), "/ModDate": _pdf_date(deck.game.date)}
+            "/CreationDate": _pdf_date(deck.game.date), "/ModDate": _pdf_date(deck.game.date),
+            "game": deck.game.title, "game_id": deck.game.id}
     if not release:
         causes = [f"{counts.provisional} provisional cards", f"{counts.placeholder_faces} faces with placeholder art"]
         if counts.placeholder_url:
@@ -147,5 +149,5 @@ def stamp_press_files(staging: Path, info: dict[str, str], folders: list[str] | 
     from pipeline.render.docinfo import set_document_info
 
     for folder in (f for f in folders if f in PRESS_FOLDERS):
-        for path in sorted((staging / folder).glob("*.pdf")) if (staging / folder).is_dir() else ():
+        for path in sorted((staging / folder).rglob("*.pdf")) if (staging / folder).is_dir() else ():  # vendor/<target>/
             set_document_info(path, info)

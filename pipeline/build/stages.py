@@ -37,6 +37,8 @@ STAGE_MODULES: tuple[str, ...] = (
     "pipeline.emboss.write",
     "pipeline.archive.site",
     "pipeline.proofs.proof",
+    "pipeline.boxes.output",
+    "pipeline.exports.vendors",
 )
 
 
@@ -89,9 +91,10 @@ def stage_dice(job: Job) -> list[Finding]:
     read back at the profile's height and spacing."""
     from pipeline.dice.output import write_models
     from pipeline.dice.sheet import render_dice
+    from pipeline.render.targets import output_condition
 
     profile = job.braille_for("dice").profile
-    sheets = render_dice(job.deck, job.folder("dice"), profile)
+    sheets = render_dice(job.deck, job.folder("dice"), profile, output_condition(job.settings.target))
     models = write_models(job.deck, job.folder("dice"), profile)
     return [f for sheet in sheets for f in sheet.findings] + [f for files in models for f in files.findings]
 
@@ -107,10 +110,10 @@ def stage_print(job: Job) -> list[Finding]:
 
     gid = job.game_id
     try:
-        fronts = render_fronts(job.deck, job.path("print", f"{gid}-fronts.pdf"))
+        fronts = render_fronts(job.deck, job.path("print", f"{gid}-fronts.pdf"), target=job.settings.target)
     except NoCardLayout as exc:
         return [exc.finding]
-    backs = render_backs(job.deck, job.path("print", f"{gid}-backs.pdf"))
+    backs = render_backs(job.deck, job.path("print", f"{gid}-backs.pdf"), target=job.settings.target)
     job.printed = PrintProduct(fronts, backs)
     return list(fronts.findings) + list(backs.findings)
 
@@ -133,36 +136,53 @@ def stage_tactile(job: Job) -> list[Finding]:
     plate, layered plates, K=100 mask, height maps, dot map, job ticket) and the fronts with the
     flat plate merged as a spot plate."""
     from pipeline.render.tactile import clearance_findings, merge_spot_plate
+    from pipeline.render.targets import output_condition
     from pipeline.render.uv.package import printer_for, write_uv_package
+    from pipeline.render.uv.sheets import write_composite_cards
 
     gid, blocks, fronts = job.game_id, job.braille_for("tactile").blocks, job.print_for("tactile").fronts
-    package = write_uv_package(job.deck, blocks, list(fronts.pages), job.folder("uv"), printer_for(job.settings.uv_printer),
-                               spot=job.settings.spot, papers=job.settings.papers)
-    merge_spot_plate(fronts.path, package.layer, job.path("uv", f"{gid}-fronts+braille.pdf"))
-    job.tactile = TactileProduct(package.layer)
+    printer = printer_for(job.settings.uv_printer)
+    condition = output_condition(job.settings.target)
+    package = write_uv_package(job.deck, blocks, list(fronts.pages), job.folder("uv"), printer,
+                               spot=job.settings.spot, papers=job.settings.papers, condition=condition)
+    merged = merge_spot_plate(fronts.path, package.layer, job.path("uv", f"{gid}-fronts+braille.pdf"), condition=condition)
+    composite = write_composite_cards(fronts.path, merged, blocks, list(fronts.pages), printer, package.spot, job.folder("uv"), gid,
+                                      condition)
+    job.tactile = TactileProduct(package.layer, package.plates, composite)
     return list(package.findings) + clearance_findings(blocks, deck=job.deck)
 
 
 def stage_impose(job: Job) -> list[Finding]:
-    """Press sheets per paper size: fronts, duplex backs, the braille layer imposed like the fronts, a calibration sheet."""
+    """Press sheets per paper size: fronts, duplex backs, the braille layer imposed like the fronts, a calibration
+    sheet, and the UV printer profile's layered plate sheets and the composite sheet (:mod:`pipeline.render.uv.sheets`)."""
     from engine.units import parse_length
     from pipeline.render.formpages import CardPages
     from pipeline.build.release import slug_note
     from pipeline.render.impose import deck_copies, impose
     from pipeline.render.sheets import get_sheet
+    from pipeline.render.uv.package import printer_for
+    from pipeline.render.uv.sheets import impose_uv_sheets
+    from pipeline.render.targets import output_condition
 
-    printed, layer = job.print_for("impose"), job.tactile_for("impose").layer
+    printed, tactile = job.print_for("impose"), job.tactile_for("impose")
+    layer = tactile.layer
     fronts, backs = printed.fronts, printed.backs
     copies = deck_copies(job.deck, fronts.pages, backs.pages)
     # Read each card PDF once for every paper size.
     sources = (CardPages(fronts.path, "front"), CardPages(backs.path, "back"), CardPages(layer, "braille"))
     dx, dy = (parse_length(v) for v in job.settings.back_offset)
+    plates = CardPages(tactile.plates, "plates") if tactile.plates is not None else None
+    composite = CardPages(tactile.composite, "composite") if tactile.composite is not None else None
+    printer, note = printer_for(job.settings.uv_printer), slug_note(job.settings.run, job.settings.release)
     findings: list[Finding] = []
     for name in job.settings.papers:
         paper = get_sheet(name).with_back_offset(dx, dy)
         result = impose(*sources, paper, copies, job.folder("sheets"), job.game_id,
-                        front_ids=fronts.pages, back_ids=backs.pages, note=slug_note(job.settings.run, job.settings.release))
-        findings += result.findings
+                        front_ids=fronts.pages, back_ids=backs.pages, note=note,
+                        condition=output_condition(job.settings.target))
+        uv = impose_uv_sheets(result, fronts.pages, plates, composite, printer, job.folder("sheets"), job.game_id, note,
+                              condition=output_condition(job.settings.target))
+        findings += list(result.findings) + list(uv.findings)
     return findings
 
 
@@ -182,7 +202,7 @@ def stage_archive(job: Job) -> list[Finding]:
 
     fronts = job.print_for("archive").fronts
     folder = job.folder("archive")
-    write_archive(job.deck, job.braille_for("archive").blocks, fronts.path, folder, page_ids=fronts.pages)
+    write_archive(job.deck, job.braille_for("archive").blocks, fronts.path, folder, page_ids=fronts.pages, target=job.settings.target)
     return check_qr_links(job.deck, folder)
 
 
@@ -195,8 +215,39 @@ def stage_proof(job: Job) -> list[Finding]:
     # The contact sheet names files as the manifest does: the same bytes from any working directory.
     shown = portable_findings(job.findings, job.deck.folder, (job.staging, Path(job.settings.out_dir) / job.game_id))
     write_proofs(job.deck, job.braille_for("proof").blocks, fronts.path, backs.path, job.folder("proofs"), shown,
-                 dpi=job.settings.proof_dpi, front_ids=fronts.pages, back_ids=backs.pages)
+                 dpi=job.settings.proof_dpi, front_ids=fronts.pages, back_ids=backs.pages, target=job.settings.target)
     return []
+
+
+def stage_boxes(job: Job) -> list[Finding]:
+    """The tuck boxes of the game's ``packaging`` (:mod:`pipeline.boxes`): per box the flat dieline PDF
+    with its print, its UV braille plate, the geometry sidecar and PNG proofs; the boxes imposed on
+    the press sheets; each box's QR code decoded at 300 dpi. A game without packaging writes nothing."""
+    from pipeline.boxes.output import write_boxes
+    from pipeline.render.targets import load_target
+    from pipeline.render.uv.package import printer_for
+
+    if job.deck.game.packaging is None:
+        return []
+    printer = printer_for(job.settings.uv_printer)
+    result = write_boxes(job.deck, job.folder("boxes"), job.braille_for("boxes").profile, load_target(job.settings.target), printer,
+                         printer.clear_spot_for(job.settings.spot), job.settings.papers)
+    return list(result.findings)
+
+
+def stage_vendor(job: Job) -> list[Finding]:
+    """For a vendor preset (``--target thegamecrafter`` …): its upload files and manifest in
+    ``vendor/<target>/`` (:mod:`pipeline.exports.vendors`) and the VE cut findings; nothing for a press target."""
+    from pipeline.exports.vendors import write_vendor_files
+    from pipeline.render.targets import load_target
+
+    target = load_target(job.settings.target)
+    if target.vendor is None:
+        return []
+    printed = job.print_for("vendor")
+    result = write_vendor_files(job.deck, printed.fronts.path, printed.backs.path, target, job.folder("vendor", target.id),
+                                front_ids=printed.fronts.pages, back_ids=printed.backs.pages)
+    return list(result.findings)
 
 
 STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
@@ -210,6 +261,8 @@ STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("emboss", stage_emboss),
     ("archive", stage_archive),
     ("proof", stage_proof),
+    ("boxes", stage_boxes),
+    ("vendor", stage_vendor),
 )
 
 #: The preflight, run one after another in the game's process: all three run, then their
@@ -226,6 +279,8 @@ FOLDERS: dict[str, str] = {
     "emboss": "emboss",
     "archive": "archive",
     "proof": "proofs",
+    "boxes": "boxes",
+    "vendor": "vendor",
 }
 
 #: The finding families each later stage reports (``--only`` keeps the others' findings).
@@ -237,6 +292,8 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "impose": ("IM",),
     "emboss": ("EM",),
     "archive": ("AR",),
+    "boxes": ("BX",),
+    "vendor": ("VE",),
 }
 
 #: What each stage needs first (for ``--only``); checks and braille always run.
@@ -246,6 +303,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "impose": ("print", "tactile"),
     "archive": ("print",),
     "proof": ("print",),
+    "vendor": ("print",),
 }
 
 

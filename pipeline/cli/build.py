@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from engine.findings import exit_code
-from pipeline.cli.common import back_offset_or_exit, err, exit_on, fail, out, print_summary, split_codes
+from pipeline.cli.common import back_offset_or_exit, err, exit_on, fail, out, print_summary, split_codes, target_option
 
 STATUS_LABELS = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read", "failed": "FAILED, previous output kept"}
 """What the one line per game says for each :class:`~pipeline.build.runner` outcome status."""
@@ -54,8 +54,9 @@ def build(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List info findings one by one too (default: counted by code).")] = False,
     run: Annotated[str, typer.Option(help="Print run: 'box' (what the game's box holds; for an expansion only the cards it adds) or 'combined' (base and expansion as played).")] = "box",
     release: Annotated[bool, typer.Option("--release", help="Press files: refuse to write while a card is provisional, a face prints placeholder art or the archive URL is a placeholder (exit 1, every cause listed).")] = False,
+    target: Annotated[str, target_option()] = "fogra39",
 ) -> None:
-    """Build every output for the given games: checks, braille, print PDFs, UV layer, press sheets, BRF/PEF, archive, proofs.
+    """Build every output for the given games: checks, braille, print PDFs, UV layer, press sheets, BRF/PEF, archive, proofs (and with a vendor preset --target, its upload files).
 
     Errors stop a game before anything is written (unless --force). An unchanged rebuild reuses the previous output.
 
@@ -91,6 +92,7 @@ def build(
         rulebook=str(rulebook) if rulebook else None,
         run=run,
         release=release,
+        target=target,
     )
     with exit_on(BuildBusy, OutputError, ValueError), BuildProgress(dirs, err, enabled=not quiet) as progress:
         outcomes = run_build(dirs, settings, progress.update)

@@ -85,6 +85,25 @@ def out_option(help: str):
     return typer.Option("--out", help=help, callback=_refuse_empty_out)
 
 
+def _known_target(value: str) -> str:
+    """``--target`` as given; exit 2 with one line naming the known targets for an unknown one."""
+    from pipeline.render.targets import TargetError, load_target
+
+    with exit_on(TargetError):
+        load_target(value)
+    return value
+
+
+TARGET_HELP = ("Printing target (templates/targets/): fogra39 (default), gracol or swop presses, or a vendor preset "
+               "(thegamecrafter, makeplayingcards, drivethrucards: also writes its upload files in vendor/<target>/).")
+"""The ``--target`` option's help: the output intent of every PDF and the condition colour is checked against."""
+
+
+def target_option(help: str = TARGET_HELP):
+    """The ``--target NAME`` option (``build``, ``render``, ``uv``, ``impose``); an unknown name exits 2 while the options are read."""
+    return typer.Option("--target", help=help, callback=_known_target)
+
+
 def split_codes(values: list[str] | None) -> tuple[str, ...]:
     """``--select BR,CP --select KW001`` → ``("BR", "CP", "KW001")``."""
     return tuple(v.strip() for raw in values or [] for v in raw.split(",") if v.strip())

@@ -8,7 +8,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from pipeline.cli.common import Format, err, exit_on, finish_with_findings, load_game, load_or_exit, out, out_option, print_findings
+from pipeline.cli.common import (Format, err, exit_on, finish_with_findings, load_game, load_or_exit, out, out_option, print_findings,
+                                 target_option)
 
 GAME_DIR = Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")]
 DPI = Annotated[int, typer.Option("--dpi", min=36, max=600, help="Resolution of the PNG proofs.")]
@@ -31,6 +32,8 @@ def proof(
     card: Annotated[Optional[list[str]], typer.Option("--card", help="Proof only this card id (repeatable). Default: every card, the backs and the contact sheet.")] = None,
     out_dir: Annotated[Optional[Path], out_option("Output folder (default: output/<game id>/proofs, where the build puts them).")] = None,
     dpi: DPI = 150,
+    target: Annotated[str, target_option("Printing target the proofs show (soft proof through its profile) and the palette checks "
+                                         "measure against: fogra39 (default), gracol, swop or a vendor preset.")] = "fogra39",
 ) -> None:
     """PNG proofs of card fronts (braille drawn as a dot overlay, provisional cards and placeholder art stamped) and a contact sheet.
 
@@ -50,7 +53,7 @@ def proof(
     # an unknown --card is a KeyError whose message is its first argument (str() would quote it)
     with (exit_on(LayoutError, OutputError, RasterError, ProofError), exit_on(UnknownClassError, code=1),
           exit_on(KeyError, message=lambda exc: exc.args[0])):
-        run = proof_cards(deck, card or None, folder, dpi, checks=deck_findings(deck))
+        run = proof_cards(deck, card or None, folder, dpi, checks=deck_findings(deck), target=target)
     shown = run.paths if card else [p for p in run.paths if p.suffix == ".html"]
     out.print(f"wrote {len(run.paths)} proof file(s) in {folder}" + "".join(f"\n  {p}" for p in shown), markup=False)
     finish_with_findings(deck, list(run.findings))

@@ -12,7 +12,8 @@ from typing import Annotated, Optional
 import typer
 
 from engine.findings import Finding
-from pipeline.cli.common import Format, back_offset_or_exit, exit_on, fail, finish_with_findings, load_or_exit, out, out_option
+from pipeline.cli.common import (Format, back_offset_or_exit, exit_on, fail, finish_with_findings, load_or_exit, out, out_option,
+                                 target_option)
 
 GAME_DIR = Annotated[Path, typer.Argument(help="Game folder holding game.yaml and cards.yaml.")]
 
@@ -77,6 +78,7 @@ def dice(
     deck = load_or_exit(game_dir, Format.text)
     with exit_on(OutputError):
         sheets = render_dice(deck, out_dir or Path("output") / deck.game.id / "dice")
+        _mark_draft(deck, [s.path for s in sheets])
     for sheet in sheets:
         out.print(f"wrote {sheet.path}", markup=False)
     finish_with_findings(deck, [f for s in sheets for f in s.findings])
@@ -86,6 +88,7 @@ def render(
     game_dir: GAME_DIR,
     out_dir: Annotated[Optional[Path], out_option("Output folder (default output/<game>/print).")] = None,
     verify_qr: Annotated[bool, typer.Option("--verify-qr", help="Render every QR at 300 dpi and decode it (a few ms per card).")] = False,
+    target: Annotated[str, target_option()] = "fogra39",
 ) -> None:
     """Write the print PDFs of a game: one front per unique card, one page per card back (PDF/X-1a:2003, CMYK, 3×5 in + bleed).
 
@@ -103,8 +106,8 @@ def render(
         finish_with_findings(deck, stop)
     folder = out_dir or Path("output") / deck.game.id / "print"
     with exit_on(LayoutError, PdfxError, OutputError), exit_on(UnknownClassError, code=1):
-        fronts = render_fronts(deck, folder / f"{deck.game.id}-fronts.pdf")
-        backs = render_backs(deck, folder / f"{deck.game.id}-backs.pdf")
+        fronts = render_fronts(deck, folder / f"{deck.game.id}-fronts.pdf", target=target)
+        backs = render_backs(deck, folder / f"{deck.game.id}-backs.pdf", target=target)
         _mark_draft(deck, [fronts.path, backs.path])
     findings = list(fronts.findings) + list(backs.findings)
     if verify_qr:
@@ -148,6 +151,7 @@ def uv(
     layer_thickness: Annotated[Optional[str], typer.Option(help="One layer of clear ink with its unit (e.g. 0.015mm), instead of the profile's.")] = None,
     underbase: Annotated[bool, typer.Option(help="Also write the white underbase plate (clear or dark stock only; transparent braille needs none).")] = False,
     paper: Annotated[Optional[list[str]], typer.Option(help="Press sheet sizes the job ticket counts sheets for (default letter).")] = None,
+    target: Annotated[str, target_option()] = "fogra39",
 ) -> None:
     """Write the UV braille package for a UV printer profile: flat plate, layered plates, K=100 mask,
     height maps, dot map JSON and job ticket (README "UV braille").
@@ -160,9 +164,12 @@ def uv(
     from pipeline.render.deck_pdf import unknown_class_findings
     from pipeline.render.formpages import CardPdfError
     from pipeline.render.sheets import ImpositionError
+    from pipeline.render.pdfx import PdfxError
     from pipeline.render.tactile import TactileError, clearance_findings, merge_spot_plate
+    from pipeline.render.targets import output_condition
     from pipeline.render.uv.package import printer_for, write_uv_package
     from pipeline.render.uv.printers import UvPrinterError
+    from pipeline.render.uv.sheets import write_composite_cards
 
     with exit_on(UvPrinterError, ValueError):
         thickness = pt_to_mm(parse_length(layer_thickness)) if layer_thickness is not None else None
@@ -175,12 +182,16 @@ def uv(
         _front_pages_or_exit(fronts, len(deck.cards), game_dir)
     blocks, findings = layout_deck(deck)  # the game's profile; BR005 when unknown
     folder = out_dir or Path("output") / deck.game.id / "uv"
-    with exit_on(TactileError, UvPrinterError, CardPdfError, ImpositionError, OutputError):
+    with exit_on(TactileError, UvPrinterError, CardPdfError, ImpositionError, OutputError, PdfxError):
         package = write_uv_package(deck, blocks, [c.id for c in deck.cards], folder, printer, spot=spot,
-                                   papers=tuple(paper or ["letter"]), underbase=underbase)
+                                   papers=tuple(paper or ["letter"]), underbase=underbase, condition=output_condition(target))
         written = list(package.paths)
         if fronts is not None:
-            written.append(merge_spot_plate(fronts, package.layer, folder / f"{deck.game.id}-fronts+braille.pdf"))
+            written.append(merge_spot_plate(fronts, package.layer, folder / f"{deck.game.id}-fronts+braille.pdf",
+                                            condition=output_condition(target)))
+            composite = write_composite_cards(fronts, written[-1], blocks, [c.id for c in deck.cards], printer, package.spot,
+                                              folder, deck.game.id, output_condition(target))
+            written += [composite] if composite != written[-1] else []
         _mark_draft(deck, written)
     for path in written:
         out.print(f"wrote {path}", markup=False)
@@ -195,8 +206,11 @@ def impose(
     braille: Annotated[Optional[Path], typer.Option(help="UV braille layer PDF (default output/<game>/uv/<game>-braille.pdf when present).")] = None,
     back_offset: Annotated[str, typer.Option(help="Shift of the back side as 'dx,dy' with units, e.g. '0.5mm,-1mm' (x right, y up as the back is seen).")] = "0mm,0mm",
     out_dir: Annotated[Optional[Path], out_option("Output folder (default output/<game>/sheets).")] = None,
+    uv_printer: Annotated[str, typer.Option(help="UV printer profile whose plates (uv/<game>-plates-<profile>.pdf) and composite cards (uv/<game>-fronts+layers.pdf, else fronts+braille) are imposed too, when present.")] = "flat-plate",
+    target: Annotated[str, target_option()] = "fogra39",
 ) -> None:
-    """Impose a game's print PDFs and braille layer onto press sheets with crop marks, duplex backs and a calibration sheet.
+    """Impose a game's print PDFs and braille layer onto press sheets with crop marks, duplex backs and a calibration sheet,
+    and the UV printer profile's layered plates and composite sheet when the uv folder holds them.
 
     Example: [bold]deckpress impose carddata/apprentice --sheet letter --sheet 12x18 --back-offset 0.5mm,0mm[/bold]
     """
@@ -208,7 +222,12 @@ def impose(
     from pipeline.build.release import slug_note
     from pipeline.render.impose import deck_copies, impose as impose_sheets
     from pipeline.render.sheets import ImpositionError, get_sheet
+    from pipeline.render.uv.printers import UvPrinterError, load_uv_printer
+    from pipeline.render.uv.sheets import impose_uv_sheets, uv_sources
+    from pipeline.render.targets import output_condition
 
+    with exit_on(UvPrinterError):
+        printer = load_uv_printer(uv_printer)
     deck = load_or_exit(game_dir, Format.text)
     if stop := unknown_class_findings(deck):  # a data error: the CP008 finding, exit 1
         finish_with_findings(deck, stop)
@@ -224,15 +243,19 @@ def impose(
         copies = deck_copies(deck, card_ids, back_ids)
     findings: list[Finding] = []
     with exit_on(ImpositionError, CardPdfError, OutputError):
+        plates, composite = uv_sources(braille.parent if braille is not None else base / "uv", gid, printer)
         for name in sheet or ["letter"]:
             # the PDFs' page labels must be the data's card and class ids: a stale PDF is refused (exit 2)
             result = impose_sheets(fronts, backs, braille, get_sheet(name).with_back_offset(dx, dy), copies, out_dir or base / "sheets", gid,
-                                   front_ids=card_ids, back_ids=back_ids, note=slug_note("box", False))
-            _mark_draft(deck, result.paths)
+                                   front_ids=card_ids, back_ids=back_ids, note=slug_note("box", False),
+                                   condition=output_condition(target))
+            uv = impose_uv_sheets(result, card_ids, plates, composite, printer, out_dir or base / "sheets", gid, slug_note("box", False),
+                                  condition=output_condition(target))
+            _mark_draft(deck, result.paths + uv.paths)
             out.print(f"{name}: {result.cols}×{result.rows} {result.orientation}, {result.faces} cards on {result.sheets} sheet(s)", markup=False)
-            for path in result.paths:
+            for path in result.paths + uv.paths:
                 out.print(f"wrote {path}", markup=False)
-            findings += result.findings
+            findings += list(result.findings) + list(uv.findings)
     finish_with_findings(deck, findings)
 
 

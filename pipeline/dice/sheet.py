@@ -11,10 +11,18 @@ underlined), the braille cells as dots at the geometry profile's base diameter a
 and the braille mean (the key), how to read the die, and a 10 mm scale bar to check the
 sheet printed at actual size. When a net does not fit the page, the faces are drawn one by
 one (still at true size and shape). Colours are CMYK (black, K 100).
+
+The sheet is finished like the card PDFs (:func:`pipeline.render.pdfx.finish`): PDF/X-1a:2003,
+a Title naming the game and the die, TrimBox and BleedBox on every page (the whole letter
+page: the sheet is printed untrimmed and the net cut out along its own lines), and each
+font subset tagged after its own glyphs (reportlab tags the regular and the bold subset
+both ``AAAAAA+``). The build then sets Author and the dates from the game's data
+(:func:`pipeline.build.release.document_info`).
 """
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,12 +36,12 @@ from engine.findings import Finding
 from engine.model import Deck, Die, DieShape
 from pipeline.braille.dice import key_text
 from pipeline.braille.geometry import PROFILES, GeometryProfile, dot_centres, get_profile
-from pipeline.common.files import atomic_path
 from pipeline.dice.glyphs import PT_MM, numeral
 from pipeline.dice.net import Placed, lay_flat, net_size, unfold
 from pipeline.dice.plan import RegionPlan, plan_die
 from pipeline.dice.solids import Solid
 from pipeline.render.fonts import face as font_face
+from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 
 _INK = CMYKColor(0, 0, 0, 1)
 _PAGE = letter  #: US Letter, 612 × 792 pt
@@ -147,12 +155,14 @@ def _notes(die: Die, plans: tuple[RegionPlan, ...], is_net: bool) -> str:
     return f"{how}{rule} {key_text(die)} Each face: numeral, braille, and a bar below them.{under}"
 
 
-def render_die_sheet(die: Die, path: str | Path, profile: GeometryProfile | None = None) -> DieSheet:
+def render_die_sheet(die: Die, path: str | Path, profile: GeometryProfile | None = None, title: str = "",
+                     condition: OutputCondition = FOGRA39) -> DieSheet:
     """Write the face sheet PDF of one die (US Letter, actual size); returns it with its findings.
 
-    ``profile`` defaults to spec800. Written atomically; byte-identical for the same input
-    (reportlab ``invariant=1``). Raises :class:`pipeline.common.files.OutputError` when the path
-    cannot be written.
+    ``profile`` defaults to spec800; ``title`` is the PDF's Title (default "<die name> face
+    sheet"). Finished as PDF/X-1a:2003 with ``condition``'s output intent (module docs); written atomically; byte-identical for
+    the same input (reportlab ``invariant=1``). Raises :class:`pipeline.common.files.OutputError`
+    when the path cannot be written.
     """
     profile = profile or get_profile("spec800")
     solid, plans, findings = plan_die(die, profile)
@@ -162,32 +172,46 @@ def render_die_sheet(die: Die, path: str | Path, profile: GeometryProfile | None
     face_of = {id(r): f.index for f in solid.numbered for r in f.regions}
     centres: list[tuple[int, float, float]] = []
     size_mm = die.size * 25.4 / 72
-    with atomic_path(path) as tmp:
-        c = Canvas(str(tmp), pagesize=_PAGE, invariant=1, initialFontName=regular, initialFontSize=_TEXT_PT)
-        c.setTitle(f"{die.name} face sheet")
-        c.setFillColor(_INK)
-        c.setStrokeColor(_INK)
-        top = _paragraph(c, f"{die.name}: {die.shape.value}, {die.faces} numbered {die.outline} faces, actual size", bold, _PAGE[1] - _PAGE_MARGIN)
-        top = _paragraph(c, f"Die {size_mm:.0f} mm {die.measure.replace('-', ' ')}; braille {profile.name}.", regular, top)
-        origin = ((_PAGE[0] - _K * w) / 2, top - 12)
-        _draw_outlines(c, placed, origin)
-        for plan in plans:
-            centres.append((0, *_draw_region(c, plan, by_face[face_of[id(plan.region)]], origin, profile, bold)))
-        top = origin[1] - _K * h - 12
-        text = _notes(die, plans, is_net)
-        if top - len(simpleSplit(text, regular, _TEXT_PT, _PAGE[0] - 2 * _PAGE_MARGIN)) * _TEXT_PT * 1.25 - 30 < _PAGE_MARGIN:
-            c.showPage()
-            top = _PAGE[1] - _PAGE_MARGIN
-        top = _paragraph(c, text, regular, top)
-        c.setFillColor(_INK)
-        c.rect(_PAGE_MARGIN, top - 14, _K * 10, 2, stroke=0, fill=1)
-        c.drawString(_PAGE_MARGIN + _K * 10 + 6, top - 20, "10 mm")
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=_PAGE, invariant=1, initialFontName=regular, initialFontSize=_TEXT_PT)
+    _page_boxes(c)
+    c.setFillColor(_INK)
+    c.setStrokeColor(_INK)
+    top = _paragraph(c, f"{die.name}: {die.shape.value}, {die.faces} numbered {die.outline} faces, actual size", bold, _PAGE[1] - _PAGE_MARGIN)
+    top = _paragraph(c, f"Die {size_mm:.0f} mm {die.measure.replace('-', ' ')}; braille {profile.name}.", regular, top)
+    origin = ((_PAGE[0] - _K * w) / 2, top - 12)
+    _draw_outlines(c, placed, origin)
+    for plan in plans:
+        centres.append((0, *_draw_region(c, plan, by_face[face_of[id(plan.region)]], origin, profile, bold)))
+    top = origin[1] - _K * h - 12
+    text = _notes(die, plans, is_net)
+    labels = ["net" if is_net else "faces"]
+    if top - len(simpleSplit(text, regular, _TEXT_PT, _PAGE[0] - 2 * _PAGE_MARGIN)) * _TEXT_PT * 1.25 - 30 < _PAGE_MARGIN:
         c.showPage()
-        c.save()
+        _page_boxes(c)
+        labels.append("key")
+        top = _PAGE[1] - _PAGE_MARGIN
+    top = _paragraph(c, text, regular, top)
+    c.setFillColor(_INK)
+    c.rect(_PAGE_MARGIN, top - 14, _K * 10, 2, stroke=0, fill=1)
+    c.drawString(_PAGE_MARGIN + _K * 10 + 6, top - 20, "10 mm")
+    c.showPage()
+    c.save()
+    finish(buf.getvalue(), path, title or f"{die.name} face sheet", labels, subject=f"die {die.id}: face sheet at actual size",
+           condition=condition)
     return DieSheet(Path(path), die.id, plans, tuple(findings), tuple(centres), tuple(placed) if is_net else None)
 
 
-def render_dice(deck: Deck, out_dir: str | Path, profile: GeometryProfile | None = None) -> list[DieSheet]:
-    """One sheet per die of the game, ``<out_dir>/die-<die id>.pdf``; profile defaults to the game's."""
+def _page_boxes(c: Canvas) -> None:
+    """TrimBox and BleedBox of the page being drawn: the whole sheet (printed untrimmed)."""
+    c.setTrimBox((0, 0, *_PAGE))
+    c.setBleedBox((0, 0, *_PAGE))
+
+
+def render_dice(deck: Deck, out_dir: str | Path, profile: GeometryProfile | None = None,
+                condition: OutputCondition = FOGRA39) -> list[DieSheet]:
+    """One sheet per die of the game, ``<out_dir>/die-<die id>.pdf``, titled "<game title>: <die> face sheet";
+    profile defaults to the game's; ``condition`` is the output intent (the build's printing target)."""
     profile = profile or PROFILES.get(deck.game.braille.geometry, PROFILES["spec800"])  # BR005 reports a bad name
-    return [render_die_sheet(die, Path(out_dir) / f"die-{die.id}.pdf", profile) for die in deck.game.dice]
+    return [render_die_sheet(die, Path(out_dir) / f"die-{die.id}.pdf", profile, f"{deck.game.title}: {die.name} face sheet",
+                             condition) for die in deck.game.dice]

@@ -178,8 +178,10 @@ def proof_front(raster: PageRaster, deck: Deck, card: Card, block: BrailleBlock 
 
 def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path, out_dir: str | Path,
                        page_ids: Sequence[str] | None = None, dpi: float = PROOF_DPI, only: Iterable[str] | None = None,
-                       layout: CardLayout | None = None) -> dict[str, Path]:
+                       layout: CardLayout | None = None, target: str | None = None) -> dict[str, Path]:
     """Write ``fronts/<card id>.png`` for every card (or the ids in ``only``); returns paths by card id.
+
+    The pages are soft proofs through the printing ``target``'s profile (id, default fogra39).
 
     Page i of ``fronts_pdf`` is card ``page_ids[i]`` (default: the deck's cards in
     order, as ``render_fronts`` writes them). Raises ProofError when a wanted card has
@@ -191,7 +193,7 @@ def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: 
     cards = {c.id: c for c in deck.cards}
     layout = layout or load_layout()
     written: dict[str, Path] = {}
-    for card_id, raster in zip(ids, soft_proof_pages(fronts_pdf, dpi=dpi)):
+    for card_id, raster in zip(ids, soft_proof_pages(fronts_pdf, dpi=dpi, target=target)):
         if card_id not in wanted or card_id not in cards:
             continue
         image = proof_front(raster, deck, cards[card_id], blocks.get(card_id), layout)
@@ -203,12 +205,12 @@ def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: 
 
 
 def write_back_proofs(deck: Deck, backs_pdf: str | Path, out_dir: str | Path, page_ids: Sequence[str] | None = None,
-                      dpi: float = PROOF_DPI) -> dict[str, Path]:
+                      dpi: float = PROOF_DPI, target: str | None = None) -> dict[str, Path]:
     """Write ``backs/<back id>.png`` for every page of ``backs_pdf`` (page i = back ``page_ids[i]``,
     default the deck's backs in order, :func:`engine.backs.deck_faces`); returns paths by back id."""
     ids = list(page_ids) if page_ids is not None else list(deck_faces(deck))
     return {cid: write_bytes(Path(out_dir) / "backs" / f"{cid}.png", png_bytes(r.image))
-            for cid, r in zip(ids, soft_proof_pages(backs_pdf, dpi=dpi))}
+            for cid, r in zip(ids, soft_proof_pages(backs_pdf, dpi=dpi, target=target))}
 
 
 def write_contact_sheet(deck: Deck, out_dir: str | Path, findings: Iterable[Finding] = (), title: str | None = None) -> Path:
@@ -251,16 +253,17 @@ def _finding_view(f: Finding) -> dict:
 
 def write_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path, backs_pdf: str | Path | None,
                  out_dir: str | Path, findings: Iterable[Finding] = (), dpi: float = PROOF_DPI,
-                 front_ids: Sequence[str] | None = None, back_ids: Sequence[str] | None = None) -> list[Path]:
-    """Write every proof of a game into ``out_dir``: fronts, backs and the contact sheet.
+                 front_ids: Sequence[str] | None = None, back_ids: Sequence[str] | None = None,
+                 target: str | None = None) -> list[Path]:
+    """Write every proof of a game into ``out_dir``: fronts, backs and the contact sheet, soft-proofed for ``target``.
 
     ``front_ids`` / ``back_ids`` are the ``PrintResult.pages`` of the fronts and backs
     PDFs (default: deck order and class order). Returns the written paths (fronts in
     deck order, then backs, then ``contact-sheet.html``). Raises as
     :func:`write_front_proofs` does.
     """
-    fronts = write_front_proofs(deck, blocks, fronts_pdf, out_dir, front_ids, dpi)
-    backs = write_back_proofs(deck, backs_pdf, out_dir, back_ids, dpi) if backs_pdf is not None else {}
+    fronts = write_front_proofs(deck, blocks, fronts_pdf, out_dir, front_ids, dpi, target=target)
+    backs = write_back_proofs(deck, backs_pdf, out_dir, back_ids, dpi, target) if backs_pdf is not None else {}
     sheet = write_contact_sheet(deck, out_dir, findings)
     return [fronts[c.id] for c in deck.cards] + list(backs.values()) + [sheet]
 
@@ -275,8 +278,9 @@ class ProofRun:
 
 
 def proof_cards(deck: Deck, card_ids: Iterable[str] | None, out_dir: str | Path, dpi: float = PROOF_DPI,
-                checks: Iterable[Finding] = (), layout: CardLayout | None = None) -> ProofRun:
-    """Proof some cards of a deck (None: every card, plus the backs and the contact sheet).
+                checks: Iterable[Finding] = (), layout: CardLayout | None = None, target: str | None = None) -> ProofRun:
+    """Proof some cards of a deck (None: every card, plus the backs and the contact sheet), drawn and
+    soft-proofed for the printing ``target`` (id, default fogra39).
 
     Only the asked cards are braille-laid-out, drawn and rasterised (one card takes a
     fraction of a second). ``checks`` are the deck-wide findings to keep for these cards
@@ -298,13 +302,13 @@ def proof_cards(deck: Deck, card_ids: Iterable[str] | None, out_dir: str | Path,
     blocks, findings = layout_deck(part, layout)
     out_dir = Path(out_dir)
     with tempfile.TemporaryDirectory(prefix="deckpress-proof-") as tmp:
-        fronts = render_fronts(part, Path(tmp) / "fronts.pdf", layout)
+        fronts = render_fronts(part, Path(tmp) / "fronts.pdf", layout, target=target)
         findings += fronts.findings
-        paths = list(write_front_proofs(part, blocks, fronts.path, out_dir, fronts.pages, dpi, layout=layout).values())
+        paths = list(write_front_proofs(part, blocks, fronts.path, out_dir, fronts.pages, dpi, layout=layout, target=target).values())
         if everything:
-            backs = render_backs(deck, Path(tmp) / "backs.pdf", layout)
+            backs = render_backs(deck, Path(tmp) / "backs.pdf", layout, target=target)
             findings += backs.findings
-            paths += list(write_back_proofs(deck, backs.path, out_dir, backs.pages, dpi).values())
+            paths += list(write_back_proofs(deck, backs.path, out_dir, backs.pages, dpi, target).values())
     findings += list(checks)
     wanted = set(ids)
     kept = [f for f in findings if (f.location.card in wanted) or (everything and not f.location.card)]

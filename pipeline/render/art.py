@@ -1,10 +1,12 @@
 """Card art for print: an image file read with Pillow, converted to CMYK and sized for 300 dpi.
 
 The print PDF carries no RGB (PDF/X-1a:2003 allows only CMYK, grey and spot colour), and
-reportlab's ``enforceColorSpace`` does not catch images, so every image is converted here.
-Pillow's RGB→CMYK conversion is the plain device formula (C = 1 − R …, K = 0) without an
-ICC profile: good enough for proofs and placeholder-stage art; final art should arrive as
-CMYK already separated for the printing condition, which passes through unchanged.
+reportlab's ``enforceColorSpace`` does not catch images, so every image is converted here:
+RGB (and grey) art is separated through the printing target's ICC profile with LittleCMS
+(:func:`pipeline.render.colour.separate_image`: sRGB, or the image's own embedded RGB
+profile, to the condition's CMYK by the perceptual intent, within the profile's ink limit),
+not by the device formula C = 1 − R. CMYK art is taken as already separated for the
+printing condition and passes through unchanged.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from PIL import Image, UnidentifiedImageError
 from reportlab.lib.utils import ImageReader
 
 from engine.limits import MAX_ART_PIXELS
+from pipeline.render.colour import separate_image
 
 #: Resolution images are resampled to at their printed size (a common offset/digital target).
 TARGET_DPI = 300
@@ -79,8 +82,10 @@ def check_art(path: Path) -> None:
 WHITE_CMYK = (0.0, 0.0, 0.0, 0.0)
 
 
-def to_cmyk(image: Image.Image, background_cmyk: tuple[float, float, float, float] = WHITE_CMYK) -> Image.Image:
-    """``image`` in CMYK with any transparency composited onto ``background_cmyk`` (percentages 0–100).
+def to_cmyk(image: Image.Image, background_cmyk: tuple[float, float, float, float] = WHITE_CMYK,
+            target: str | None = None) -> Image.Image:
+    """``image`` in CMYK (separated through ``target``'s profile, default fogra39) with any
+    transparency composited onto ``background_cmyk`` (percentages 0–100).
 
     PDF/X-1a:2003 allows no transparency, and converting RGBA straight to CMYK drops the
     alpha (a transparent pixel, stored as black, would print 100/100/100 CMY). So the colour
@@ -90,16 +95,26 @@ def to_cmyk(image: Image.Image, background_cmyk: tuple[float, float, float, floa
     """
     has_alpha = image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info)
     if not has_alpha:
-        return image if image.mode == "CMYK" else image.convert("RGB").convert("CMYK")
+        return image if image.mode == "CMYK" else separate_image(_rgb(image), target)
     rgba = image.convert("RGBA")
-    ink = rgba.convert("RGB").convert("CMYK")
+    ink = separate_image(_rgb(rgba), target)
     fill = tuple(round(v / 100.0 * 255) for v in background_cmyk)
     backdrop = Image.new("CMYK", rgba.size, fill)  # type: ignore[arg-type]
     return Image.composite(ink, backdrop, rgba.getchannel("A"))
 
 
-def load_cmyk(path: Path, width_pt: float, height_pt: float, background_cmyk: tuple[float, float, float, float] = WHITE_CMYK) -> ImageReader:
-    """Read ``path``, crop it to cover a ``width_pt`` × ``height_pt`` box (centred), resample to 300 dpi, convert to CMYK.
+def _rgb(image: Image.Image) -> Image.Image:
+    """``image`` as RGB, keeping its embedded ICC profile (the source of the separation)."""
+    rgb = image.convert("RGB")
+    if "icc_profile" in image.info:
+        rgb.info["icc_profile"] = image.info["icc_profile"]
+    return rgb
+
+
+def load_cmyk(path: Path, width_pt: float, height_pt: float, background_cmyk: tuple[float, float, float, float] = WHITE_CMYK,
+              target: str | None = None) -> ImageReader:
+    """Read ``path``, crop it to cover a ``width_pt`` × ``height_pt`` box (centred), resample to 300 dpi,
+    convert to CMYK through the printing ``target``'s profile (id; default fogra39).
 
     Transparent pixels take ``background_cmyk`` (the card's background, CMYK percentages
     0–100; paper white by default), see :func:`to_cmyk`. Returns a reportlab
@@ -113,7 +128,7 @@ def load_cmyk(path: Path, width_pt: float, height_pt: float, background_cmyk: tu
             image = src
     except (OSError, SyntaxError, ValueError) as exc:
         raise ArtError(f"{path} is not a readable image ({exc})") from None
-    image = to_cmyk(image, background_cmyk)
+    image = to_cmyk(image, background_cmyk, target)
     target = (max(1, round(width_pt / 72 * TARGET_DPI)), max(1, round(height_pt / 72 * TARGET_DPI)))
     scale = max(target[0] / image.width, target[1] / image.height)
     w, h = max(target[0], round(image.width * scale)), max(target[1], round(image.height * scale))

@@ -2,8 +2,8 @@
 
 Printed duplex and held to the light, each front cross-hair shows through the back,
 next to the back's own cross-hair. The back's cross-hair carries a scale: a tick
-every 1 mm to ±5 mm on both lines, numbered ``+1`` … ``+5`` to the right and up and
-``-1`` … ``-5`` to the left and down *as the back is seen* — the same axes as the back
+every 1 mm to ±5 mm on both lines, numbered ``1`` … ``5`` mm from the centre, + to the
+right and up and − to the left and down *as the back is seen* — the same axes as the back
 offset (:class:`pipeline.render.sheets.BackOffset`: x right, y up in the back page's
 own coordinates). Where the front cross-hair's centre falls on that scale is the
 correction: the back printed at offset ``(dx, dy)`` needs ``(dx + x, dy + y)``. (The
@@ -11,17 +11,22 @@ back cross-hair sits at the ideal position shifted by the offset and the press's
 ``e``; the front centre, seen from the back, reads ``x = −(offset + e)``; the offset
 that cancels ``e`` is ``offset + x``.)
 
-The numbers are 4 pt (ticks are 1 mm = 2.83 pt apart; read them with a loupe), each
-centred on its tick. Each scale keeps to two quadrants, ticks pointing at their numbers,
+The numbers are :data:`TICK_LABEL_SIZE` (8 pt; ticks are 1 mm = 2.83 pt apart and
+:data:`LINE_WEIGHT`, 0.5 pt): an 8 pt digit is wider than a millimetre, so as on a ruler
+the even millimetres are numbered (2, 4) on longer ticks, the digit alone; which way is +
+is printed once at each arm's end (``+x`` right, ``−x`` left, ``+y`` up, ``−y`` down, as
+the back is seen). Each scale keeps to two quadrants, ticks pointing at their numbers,
 so the two never overlap: x ticks and numbers above the line to the right and below it
-to the left, y ticks and numbers left of the line going up and right of it going down;
-odd and even millimetres on two staggered rows.
+to the left, y ticks and numbers left of the line going up and right of it going down.
 
-The instructions are :data:`NOTE_SIZE` (6 pt, the slug's size) and sit outside every
-bled card: in lanes in the side margins (turned 90°, read bottom to top) and in the top
-and bottom margins between each column's crop marks, clear of the registration targets,
-the crop marks and the slug (:func:`note_lanes`). What does not fit in the margins is
-left out and reported (:func:`plan_notes` returns it; :func:`notes_cut_findings` reports it as IM006).
+The instructions are :data:`NOTE_SIZE` (9 pt), upright, inside the card areas (a
+calibration sheet prints no cards): on the front in the half of each card above its
+cross-hair, on the back in the half that lies over the front's empty half (below the
+cross-hair for a sheet whose flip mirrors columns, above it when rows mirror), card by
+card in reading order (:func:`note_regions`, :func:`plan_notes`). What does not fit there
+goes on a third page, an instruction sheet of the same size (:func:`write_calibration`).
+The slug runs in the margin at 8 pt or more (:func:`pipeline.render.marks.slug_position`),
+or heads the instructions where the margin has no room for it.
 """
 
 from __future__ import annotations
@@ -29,40 +34,23 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from engine.findings import Finding, Location, Severity
-from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.render import marks
-from pipeline.render.pdfx import finish
+from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 from pipeline.render.sheets import Grid, Rect
 
-NOTES_CUT = declare(
-    "IM006",
-    "calibration-notes-cut",
-    Severity.warning,
-    """The duplex calibration sheet's margins cannot hold all its printed instructions at 6 pt.
-
-    The instructions sit outside the cards (side, top and bottom margins, clear of the
-    marks); what does not fit is left out, so the sheet reads incompletely.
-
-    Fails: a sheet preset with ``margin: 0.1in`` (no lane wide enough for a 6 pt line).
-    Passes: every shipped preset (letter, a4, tabloid, 12x18, sra3).
-    """,
-)
-
-#: Type size of the instructions, pt: the slug's default (templates/sheets.yaml).
-NOTE_SIZE = 6.0
+#: Type size of the instructions, pt (upright, inside the card areas).
+NOTE_SIZE = 9.0
 #: Baseline-to-baseline distance of instruction lines, pt.
-NOTE_LEADING = 7.5
-#: Shortest stretch of a lane worth a line of text, pt.
-MIN_LANE = 48.0
-#: Type size of the scale's numbers, pt (ticks are 1 mm apart).
-TICK_LABEL_SIZE = 4.0
+NOTE_LEADING = 11.5
+#: Type size of the scale's numbers, the axis labels and the slug, pt: the least a reader holding the sheet to a light reads.
+TICK_LABEL_SIZE = 8.0
+#: Stroke weight of the cross-hairs and the scale's ticks, pt.
+LINE_WEIGHT = 0.5
 #: Height of the numerals' ink above the baseline, em (Atkinson Hyperlegible Regular: 0.680 em for
 #: 0–9, 0.668 for "+1"; measured with Pillow's ``getbbox`` at 1000 px, baseline anchor).
 DIGIT_HEIGHT = 0.68
@@ -70,135 +58,49 @@ DIGIT_HEIGHT = 0.68
 SCALE_MM = 5
 #: Length of each cross-hair arm, mm.
 ARM_MM = 10
-
-
-@dataclass(frozen=True)
-class Lane:
-    """A line position for instructions: baseline start ``(x, y)`` in sheet pt, room ``length`` pt
-    along the baseline, ``angle`` 0 (left to right) or 90 (turned counter-clockwise, bottom to top)."""
-
-    x: float
-    y: float
-    length: float
-    angle: int
-
-    def box(self, ascent: float, descent: float) -> Rect:
-        """The area a line of text here may cover (``ascent``/``descent`` in pt, both positive)."""
-        if self.angle == 0:
-            return Rect(self.x, self.y - descent, self.x + self.length, self.y + ascent)
-        return Rect(self.x - ascent, self.y, self.x + descent, self.y + self.length)
+#: Room kept round a cross-hair for its axis labels and numbers, beyond the arm, pt.
+LABEL_ROOM = 12.0
 
 
 @dataclass(frozen=True)
 class NoteLine:
-    """One placed line of instructions: its text, its lane, the type size (pt) and its text width (pt)."""
+    """One placed line of instructions: its text, its baseline start ``(x, y)`` (sheet pt), the type size (pt) and its width (pt)."""
 
     text: str
-    lane: Lane
+    x: float
+    y: float
     size: float
     width: float
 
 
 @dataclass(frozen=True)
 class NotePlan:
-    """The instructions of one side: ``lines`` placed, ``left_over`` the words that did not fit."""
+    """The instructions of one side: ``lines`` placed on the sheet, ``left_over`` the words that did not fit."""
 
     lines: tuple[NoteLine, ...]
     left_over: str
 
 
-def _overlaps(a: Rect, b: Rect) -> bool:
-    return a.x0 < b.x1 and b.x0 < a.x1 and a.y0 < b.y1 and b.y0 < a.y1
-
-
-def _cut(lane: Lane, obstacles: Sequence[Rect], ascent: float, descent: float, pad: float) -> list[Lane]:
-    """The pieces of ``lane`` (each at least :data:`MIN_LANE` long) that no obstacle crosses, ``pad`` pt clear."""
-    box = lane.box(ascent, descent)
-    along0 = box.x0 if lane.angle == 0 else box.y0
-    pieces = [(along0, along0 + lane.length)]
-    for o in obstacles:
-        grown = Rect(o.x0 - pad, o.y0 - pad, o.x1 + pad, o.y1 + pad)
-        if not _overlaps(box, grown):
-            continue
-        lo, hi = (grown.x0, grown.x1) if lane.angle == 0 else (grown.y0, grown.y1)
-        pieces = [p for a, b in pieces for p in ((a, min(b, lo)), (max(a, hi), b)) if p[1] > p[0]]
+def note_regions(grid: Grid, side: str) -> list[Rect]:
+    """Where one side's instructions go, in reading order (top row first, left to right): in each card area (trim, ``gap`` inside it) the half
+    clear of the cross-hair and its scale (:data:`LABEL_ROOM` beyond the arm) that faces an empty half on the
+    other side — the upper half on the front; on the back the lower half when the flip mirrors columns (rows
+    stay), the upper half when it mirrors rows (sheet pt)."""
+    gap = grid.spec.slug.gap
+    reach = mm_to_pt(ARM_MM) + LABEL_ROOM
+    upper = side == "front" or not grid.mirror_columns
+    _, trims = grid.bled_and_trimmed(side)
     out = []
-    for a, b in pieces:
-        if b - a >= MIN_LANE:
-            out.append(Lane(a, lane.y, b - a, 0) if lane.angle == 0 else Lane(lane.x, a, b - a, 90))
-    return out
-
-
-def _spans(values: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    out: list[tuple[float, float]] = []
-    for a, b in sorted(values):
-        if not out or abs(a - out[-1][0]) > 1e-6:
-            out.append((a, b))
-    return out
-
-
-def obstacles(grid: Grid, side: str, slug: Rect | None) -> list[Rect]:
-    """What instructions must keep clear of on one side: the bled cards, the crop marks,
-    the registration targets (circle and cross) and the slug's box (sheet pt)."""
-    spec = grid.spec
-    bleds, _ = grid.bled_and_trimmed(side)
-    out = list(bleds)
-    w = spec.crop_marks.weight / 2
-    for s in marks.side_crop_marks(grid, side):
-        out.append(Rect(min(s.x0, s.x1) - w, min(s.y0, s.y1) - w, max(s.x0, s.x1) + w, max(s.y0, s.y1) + w))
-    for t in marks.registration_targets(grid, side, spec.registration.radius):
-        r = t.radius * 1.4  # the cross reaches 40 % beyond the circle
-        out.append(Rect(t.x - r, t.y - r, t.x + r, t.y + r))
-    if slug is not None:
-        out.append(slug)
-    return out
-
-
-def note_lanes(grid: Grid, side: str, size: float, gap: float, blocked: Sequence[Rect], ascent: float, descent: float,
-               edge: float = 2.0) -> list[Lane]:
-    """Every lane for instructions outside the cards, in reading order.
-
-    Side margins first, lines turned 90° (read with the sheet turned a quarter clockwise):
-    the left margin then the right, a block of lines per card row from the bottom row up,
-    each block's lines from left to right (edge inward on the left, cards outward on the
-    right). Then the top margin and the bottom margin, a block per column between its trim
-    lines from left to right, each block's lines from top to bottom. Every lane keeps ``gap`` pt from the cards,
-    ``edge`` pt from the sheet edge and 1 pt from everything in ``blocked``.
-    ``ascent``/``descent``: the font's at ``size``, pt, positive.
-    """
-    bleds, trims = grid.bled_and_trimmed(side)
-    left, right = min(b.x0 for b in bleds), max(b.x1 for b in bleds)
-    bottom, top = min(b.y0 for b in bleds), max(b.y1 for b in bleds)
-    rows = _spans([(t.y0, t.y1) for t in trims])
-    cols = _spans([(t.x0, t.x1) for t in trims])
-    lead = NOTE_LEADING * size / NOTE_SIZE
-    raw: list[Lane] = []
-    xs, x = [], left - gap - descent
-    while x - ascent >= edge:
-        xs.append(x)
-        x -= lead
-    x = right + gap + ascent
-    right_xs = []
-    while x + descent <= grid.width - edge:
-        right_xs.append(x)
-        x += lead
-    for margin in (sorted(xs), right_xs):
-        raw += [Lane(x, y0 + gap, y1 - y0 - 2 * gap, 90) for y0, y1 in rows for x in margin]
-    top_ys, y = [], top + gap + descent
-    while y + ascent <= grid.height - edge:
-        top_ys.append(y)
-        y += lead
-    bottom_ys, y = [], bottom - gap - ascent
-    while y - descent >= edge:
-        bottom_ys.append(y)
-        y -= lead
-    for band in (sorted(top_ys, reverse=True), bottom_ys):
-        raw += [Lane(x0 + gap, y, x1 - x0 - 2 * gap, 0) for x0, x1 in cols for y in band]
-    return [piece for lane in raw for piece in _cut(lane, blocked, ascent, descent, 1.0)]
+    for t in trims:
+        cy = t.centre[1]
+        r = Rect(t.x0 + gap, cy + reach, t.x1 - gap, t.y1 - gap) if upper else Rect(t.x0 + gap, t.y0 + gap, t.x1 - gap, cy - reach)
+        if r.width > 0 and r.height > 0:
+            out.append(r)
+    return sorted(out, key=lambda r: (-round(r.y1, 3), r.x0))  # reading order as this side is seen
 
 
 def instructions(grid: Grid, side: str) -> str:
-    """The printed instructions for one side of the calibration sheet (plain ASCII, one paragraph)."""
+    """The printed instructions for one side of the calibration sheet (one paragraph)."""
     spec = grid.spec
     dx, dy = pt_to_mm(spec.back_offset.dx), pt_to_mm(spec.back_offset.dy)
     if side == "front":
@@ -208,39 +110,32 @@ def instructions(grid: Grid, side: str) -> str:
     return (f"DUPLEX CALIBRATION, BACK, printed with back offset {dx:+.2f}, {dy:+.2f} mm. "
             "1. Hold the sheet to a light, this side towards you: the front's cross-hair shows through. "
             f"2. Read where its centre falls on this side's scales: a tick every 1 mm to {SCALE_MM} mm each way, "
-            "numbered + to the right (x) and up (y), - to the left and down, as you look at this side. "
+            "every 2 mm numbered, + to the right (x) and up (y), \u2212 to the left and down, as the labels "
+            "+x, \u2212x, +y, \u2212y at the arm ends show. "
             "3. Add the readings to the back offset: new dx = old dx + x, new dy = old dy + y. "
-            f"E.g. centre at x +1.5, y -0.5: --back-offset {dx + 1.5:.2f}mm,{dy - 0.5:.2f}mm. "
+            f"E.g. centre at x +1.5, y \u22120.5: --back-offset {dx + 1.5:.2f}mm,{dy - 0.5:.2f}mm. "
             "4. Print again and check that the centres meet on every card. "
             f"A reading beyond {SCALE_MM} mm means a misfeed or the wrong flip, not an offset to enter.")
 
 
-def plan_notes(grid: Grid, side: str, font: str, text: str | None = None, size: float = NOTE_SIZE, note: str = "") -> NotePlan:
-    """Wrap ``text`` (default :func:`instructions`) into the lanes of :func:`note_lanes`, word by word.
-
-    The slug (drawn by :func:`write_calibration` below the first column) is kept clear.
-    Returns the placed lines and the words that did not fit (empty when all did).
-    """
-    from pipeline.render.fonts import face
-
-    spec = grid.spec
-    regular = face("regular")
-    ascent, descent = regular.ascent * size, -regular.descent * size
-    slug_text = _slug(grid, side, note)
-    sx, sy, ssize = marks.slug_position(grid, side, stringWidth(slug_text, font, spec.slug.size), spec.slug.size, spec.slug.gap)
-    slug = Rect(sx, sy + regular.descent * ssize, sx + stringWidth(slug_text, font, ssize), sy + regular.ascent * ssize)
-    lanes = note_lanes(grid, side, size, spec.slug.gap, obstacles(grid, side, slug), ascent, descent)
+def plan_notes(grid: Grid, side: str, font: str, text: str | None = None, size: float = NOTE_SIZE) -> NotePlan:
+    """Wrap ``text`` (default :func:`instructions`) word by word into the :func:`note_regions` of one side,
+    top to bottom, at ``size`` pt. Returns the placed lines and the words that did not fit (empty when all did)."""
+    ascent, descent = getAscentDescent(font, size)
+    lead = NOTE_LEADING * size / NOTE_SIZE
     words = (text if text is not None else instructions(grid, side)).split()
     lines: list[NoteLine] = []
-    for lane in lanes:
-        if not words:
-            break
-        taken: list[str] = []
-        while words and stringWidth(" ".join(taken + words[:1]), font, size) <= lane.length:
-            taken.append(words.pop(0))
-        if taken:
+    for region in note_regions(grid, side):
+        y = region.y1 - ascent
+        while words and y + descent >= region.y0 - 1e-9:
+            taken: list[str] = []
+            while words and stringWidth(" ".join(taken + words[:1]), font, size) <= region.width:
+                taken.append(words.pop(0))
+            if not taken:
+                break
             line = " ".join(taken)
-            lines.append(NoteLine(line, lane, size, stringWidth(line, font, size)))
+            lines.append(NoteLine(line, region.x0, y, size, stringWidth(line, font, size)))
+            y -= lead
     return NotePlan(tuple(lines), " ".join(words))
 
 
@@ -254,63 +149,67 @@ class TickLabel:
     align: str
 
 
-#: Tick lengths of the back's scale, pt: every millimetre, and the ±5 mm ends.
+#: Tick lengths of the back's scale, pt: every millimetre, and the numbered even ones.
 TICK, LONG_TICK = 2.0, 4.0
 
 
-def notes_cut_findings(grid: Grid, font: str, calibration: Path, note: str = "") -> list[Finding]:
-    """IM006 for each side of the calibration sheet (written at ``calibration``) whose instructions do not fit its margins."""
-    out: list[Finding] = []
-    for side in ("front", "back"):
-        left_over = plan_notes(grid, side, font, note=note).left_over
-        if left_over:
-            out.append(NOTES_CUT.finding(
-                f"the {side} of the {grid.spec.name} calibration sheet has no room for the end of its instructions: "
-                f"{left_over[:60]}{' …' if len(left_over) > 60 else ''}", Location(str(calibration)),
-                "widen the sheet margin or choose a larger sheet; the README explains how to read the sheet"))
-    return out
+def _label_column(size: float) -> float:
+    """How far the 4 mm number of the y scale stands beyond the 2 mm one, pt: the widest digit plus 1 pt
+    (Atkinson Hyperlegible Regular at ``size`` pt), so the two, 1 line-height apart, never touch."""
+    from pipeline.render.fonts import face
+
+    return max(stringWidth(str(k), face("regular").name, size) for k in range(10)) + 1.0
 
 
-def scale_ticks(cx: float, cy: float, reach_mm: int = SCALE_MM) -> list[marks.Segment]:
+def _tick_lengths(k: int, size: float) -> tuple[float, float]:
+    """Lengths of the k mm ticks of the x and the y scale, pt: :data:`TICK` at odd millimetres,
+    :data:`LONG_TICK` at the numbered even ones; the y scale's 4 mm tick runs on to its number's column."""
+    if k % 2:
+        return TICK, TICK
+    return LONG_TICK, LONG_TICK + (_label_column(size) if k % 4 == 0 else 0.0)
+
+
+def scale_ticks(cx: float, cy: float, reach_mm: int = SCALE_MM, size: float = TICK_LABEL_SIZE) -> list[marks.Segment]:
     """The ticks of the back's scale round a cross-hair centre ``(cx, cy)`` (pt), one every mm to ±``reach_mm``.
 
     Each tick points from its line towards its number: x ticks up for + and down for -,
     y ticks left for + and right for -, so each quadrant holds one scale's ticks and
-    numbers only. :data:`TICK` long, :data:`LONG_TICK` at ±5 mm.
+    numbers only. :data:`TICK` (2 pt) at odd millimetres, :data:`LONG_TICK` (4 pt) at the
+    numbered even ones, the y scale's 4 mm ticks on to their numbers (``size`` pt digits).
     """
     out = []
     for k in range(1, reach_mm + 1):
-        d, t = mm_to_pt(k), LONG_TICK if k % 5 == 0 else TICK
-        out += [marks.Segment(cx + d, cy, cx + d, cy + t), marks.Segment(cx - d, cy, cx - d, cy - t),
-                marks.Segment(cx, cy + d, cx - t, cy + d), marks.Segment(cx, cy - d, cx + t, cy - d)]
+        d, (tx, ty) = mm_to_pt(k), _tick_lengths(k, size)
+        out += [marks.Segment(cx + d, cy, cx + d, cy + tx), marks.Segment(cx - d, cy, cx - d, cy - tx),
+                marks.Segment(cx, cy + d, cx - ty, cy + d), marks.Segment(cx, cy - d, cx + ty, cy - d)]
     return out
 
 
-def scale_labels(cx: float, cy: float, size: float = TICK_LABEL_SIZE, reach_mm: int = SCALE_MM) -> list[TickLabel]:
-    """The numbers ``+1`` … ``+5`` / ``-1`` … ``-5`` of the scale round a cross-hair centre ``(cx, cy)`` (pt).
+def scale_labels(cx: float, cy: float, size: float = TICK_LABEL_SIZE, reach_mm: int = SCALE_MM,
+                 arm_mm: float = ARM_MM) -> list[TickLabel]:
+    """The numbers ``2`` and ``4`` of the scale round a cross-hair centre ``(cx, cy)`` (pt) and the axis labels.
 
-    Each number is centred on its tick, beyond the tick's end (:func:`scale_ticks`): x
-    numbers above the line for + and below it for -, y numbers left of the line for + and
-    right of it for -. Odd and even millimetres alternate between a near and a far row
-    (column), so numbers 1 mm apart never touch. Ink extents use :data:`DIGIT_HEIGHT`
-    (numerals and signs have no descenders).
+    8 pt digits are 4.7 pt wide and ticks 2.83 pt apart, so every other millimetre is
+    numbered, as on a ruler. Each number is centred on its long tick, 0.6 pt beyond its end
+    (:func:`scale_ticks`): x numbers above the line right of the centre and below it left
+    of it, y numbers left of the line above the centre and right of it below. ``+x``,
+    ``\u2212x``, ``+y``, ``\u2212y`` stand beyond the arms' ends (``arm_mm``). Ink extents use
+    :data:`DIGIT_HEIGHT` (numerals and signs have no descenders).
     """
     from pipeline.render.fonts import face
 
-    regular = face("regular")
     high = DIGIT_HEIGHT * size
-    clear = LONG_TICK + 0.6  # from the line: beyond the longest tick
-    row = high + 0.8
-    widest = max(stringWidth(f"{s}{k}", regular.name, size) for s in "+-" for k in range(1, reach_mm + 1))
     out: list[TickLabel] = []
-    for k in range(1, reach_mm + 1):
-        d, far = mm_to_pt(k), (k % 2 == 0)
-        shift = row if far else 0.0
-        out.append(TickLabel(f"+{k}", cx + d, cy + clear + shift, "centre"))
-        out.append(TickLabel(f"-{k}", cx - d, cy - clear - high - shift, "centre"))
-        col = (widest + 1.0) if far else 0.0
-        out.append(TickLabel(f"+{k}", cx - clear - col, cy + d - high / 2, "right"))
-        out.append(TickLabel(f"-{k}", cx + clear + col, cy - d - high / 2, "left"))
+    for k in range(2, reach_mm + 1, 2):
+        d, (tx, ty) = mm_to_pt(k), _tick_lengths(k, size)
+        out.append(TickLabel(str(k), cx + d, cy + tx + 0.6, "centre"))
+        out.append(TickLabel(str(k), cx - d, cy - tx - 0.6 - high, "centre"))
+        out.append(TickLabel(str(k), cx - ty - 0.6, cy + d - high / 2, "right"))
+        out.append(TickLabel(str(k), cx + ty + 0.6, cy - d - high / 2, "left"))
+    arm = mm_to_pt(arm_mm)
+    out += [TickLabel("+x", cx + arm + 1.5, cy - high / 2, "left"), TickLabel("\u2212x", cx - arm - 1.5, cy - high / 2, "right"),
+            TickLabel("+y", cx, cy + arm + 1.5 - face("regular").descent * size, "centre"),  # y's descender clear of the arm
+            TickLabel("\u2212y", cx, cy - arm - 1.5 - high, "centre")]
     return out
 
 
@@ -330,49 +229,85 @@ def _draw_label(canvas: Canvas, label: TickLabel, font: str, size: float) -> Non
     canvas.restoreState()
 
 
-def _draw_note(canvas: Canvas, line: NoteLine, font: str) -> None:
-    canvas.saveState()
-    canvas.translate(line.lane.x, line.lane.y)
-    canvas.rotate(line.lane.angle)
-    marks.draw_text(canvas, line.text, 0, 0, line.size, font)
-    canvas.restoreState()
+def _slug_or_header(grid: Grid, side: str, font: str, note: str) -> tuple[marks.SlugPlace | None, str]:
+    """The slug's place in the margin at :data:`TICK_LABEL_SIZE` or more, and the text that heads the
+    instructions instead when the margin has no room (else "")."""
+    spec, text = grid.spec, _slug(grid, side, note)
+    size = max(spec.slug.size, TICK_LABEL_SIZE)
+    place = marks.slug_position(grid, side, stringWidth(text, font, size), size, spec.slug.gap, font, min_size=TICK_LABEL_SIZE)
+    return place, ("" if place is not None else text + ".")
 
 
-def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", note: str = "") -> Path:
+def _draw_side(canvas: Canvas, grid: Grid, side: str, font: str, note: str) -> str:
+    """One side of the sheet: crop marks, cross-hairs (and the back's scale), targets, slug, the instructions
+    that fit; returns the words left over."""
+    spec = grid.spec
+    canvas.setTrimBox((0, 0, grid.width, grid.height))
+    canvas.setBleedBox((0, 0, grid.width, grid.height))
+    _, trims = grid.bled_and_trimmed(side)
+    marks.draw_segments(canvas, marks.side_crop_marks(grid, side), spec.crop_marks.weight)
+    hairs = [s for t in trims for s in marks.crosshair(*t.centre, mm_to_pt(ARM_MM)) + (scale_ticks(*t.centre) if side == "back" else [])]
+    marks.draw_segments(canvas, hairs, LINE_WEIGHT)
+    for t in trims if side == "back" else ():
+        for label in scale_labels(*t.centre):
+            _draw_label(canvas, label, font, TICK_LABEL_SIZE)
+    for t in marks.registration_targets(grid, side, spec.registration.radius):
+        marks.draw_target(canvas, t, spec.registration.weight)
+    place, header = _slug_or_header(grid, side, font, note)
+    if place is not None:
+        marks.draw_text(canvas, _slug(grid, side, note), place.x, place.y, place.size, font, place.angle)
+    plan = plan_notes(grid, side, font, f"{header} {instructions(grid, side)}".strip())
+    for line in plan.lines:
+        marks.draw_text(canvas, line.text, line.x, line.y, line.size, font)
+    return plan.left_over
+
+
+def _instruction_page(canvas: Canvas, grid: Grid, font: str, note: str) -> None:
+    """The instruction sheet: the slug, then both sides' instructions in full, upright at :data:`NOTE_SIZE`
+    (or smaller, never below :data:`TICK_LABEL_SIZE`, to fit one page), inside the printable area."""
+    from reportlab.lib.utils import simpleSplit
+
+    spec = grid.spec
+    area = marks.printable_area(grid)
+    canvas.setTrimBox((0, 0, grid.width, grid.height))
+    canvas.setBleedBox((0, 0, grid.width, grid.height))
+    paragraphs = [f"{_slug(grid, 'instructions', note)}.", instructions(grid, "front"), instructions(grid, "back")]
+    size = NOTE_SIZE * 1.25
+    while True:
+        lines = [line for p in paragraphs for line in simpleSplit(p, font, size, area.width - 2 * spec.slug.gap) + [""]]
+        if len(lines) * NOTE_LEADING * size / NOTE_SIZE <= area.height - 2 * spec.slug.gap or size <= TICK_LABEL_SIZE:
+            break
+        size = max(TICK_LABEL_SIZE, size - 0.5)
+    ascent, _ = getAscentDescent(font, size)
+    y = area.y1 - spec.slug.gap - ascent
+    for line in lines:
+        if line:
+            marks.draw_text(canvas, line, area.x0 + spec.slug.gap, y, size, font)
+        y -= NOTE_LEADING * size / NOTE_SIZE
+
+
+def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", note: str = "",
+                      condition: OutputCondition = FOGRA39) -> Path:
     """A duplex calibration sheet: page 1 (front) and page 2 (back), crop marks, cross-hairs, instructions.
 
     The front has a 10 mm cross-hair at each slot's trim centre; the back has one at each
     slot's back trim centre (mirrored for the flip, back offset applied) carrying a scale
-    of 1 mm ticks to ±5 mm (:func:`scale_ticks`), numbered (:func:`scale_labels`). Each side carries its
-    instructions (:func:`plan_notes`) outside the cards, and the slug (headed by ``note``, the
-    build's draft mark). Finished as
-    PDF/X-1a:2003. Returns ``path``.
+    of 1 mm ticks to ±5 mm (:func:`scale_ticks`), numbered (:func:`scale_labels`). Each side
+    carries its instructions inside the card areas (:func:`plan_notes`) and the slug (headed
+    by ``note``, the build's draft mark). When either side's instructions do not fit, a third
+    page, ``instructions``, carries both in full. Finished as PDF/X-1a:2003 with ``condition``'s
+    output intent (the build's printing target). Returns ``path``.
     """
-    spec = grid.spec
     buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, initialFontName=font, initialFontSize=spec.slug.size)
-    arm = mm_to_pt(ARM_MM)
+    canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, initialFontName=font, initialFontSize=NOTE_SIZE)
+    left_over = []
     for side in ("front", "back"):
-        canvas.setTrimBox((0, 0, grid.width, grid.height))
-        canvas.setBleedBox((0, 0, grid.width, grid.height))
-        _, trims = grid.bled_and_trimmed(side)
-        segs = marks.side_crop_marks(grid, side)
-        for t in trims:
-            segs += marks.crosshair(*t.centre, arm)
-            if side == "back":
-                segs += scale_ticks(*t.centre)
-        marks.draw_segments(canvas, segs, spec.crop_marks.weight)
-        if side == "back":
-            for t in trims:
-                for label in scale_labels(*t.centre):
-                    _draw_label(canvas, label, font, TICK_LABEL_SIZE)
-        for t in marks.registration_targets(grid, side, spec.registration.radius):
-            marks.draw_target(canvas, t, spec.registration.weight)
-        text = _slug(grid, side, note)
-        x, y, size = marks.slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap)
-        marks.draw_text(canvas, text, x, y, size, font)
-        for line in plan_notes(grid, side, font, note=note).lines:
-            _draw_note(canvas, line, font)
+        left_over.append(_draw_side(canvas, grid, side, font, note))
         canvas.showPage()
+    labels = ["front", "back"]
+    if any(left_over):
+        _instruction_page(canvas, grid, font, note)
+        canvas.showPage()
+        labels.append("instructions")
     canvas.save()
-    return finish(buf.getvalue(), path, title or f"duplex calibration ({spec.name})", ["front", "back"])
+    return finish(buf.getvalue(), path, title or f"duplex calibration ({grid.spec.name})", labels, condition=condition)

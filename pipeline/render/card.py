@@ -141,6 +141,7 @@ class Sheet:
     design: Design
     #: The deck's one name size per front face, pt (:func:`with_deck_name_sizes`); empty: the style's size.
     name_sizes: tuple[tuple[str, float], ...] = ()
+    target: str | None = None  # the printing target id: art is separated through its profile (render.art)
 
     def name_size(self, face: str) -> float | None:
         """The deck's name size on ``face`` in pt, or None (each name at its style's size)."""
@@ -339,7 +340,7 @@ def _draw_art(canvas, card: Card, cls: CardClass, sheet: Sheet, box: Box, paint:
     image = None
     if card.image:
         try:
-            image = load_cmyk(art_path(art_root or Path("."), card.image), w, h, cls.palette.background.cmyk)
+            image = load_cmyk(art_path(art_root or Path("."), card.image), w, h, cls.palette.background.cmyk, sheet.target)
         except ArtError as exc:
             findings.append(IMAGE_UNREADABLE.finding(
                 f"card {card.id!r}: image {card.image!r} cannot be used: {exc}", card.where("image").with_card(card.id),

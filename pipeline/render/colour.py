@@ -20,6 +20,7 @@ CMYK percentages are quantised to 8 bits (steps of 0.39 %) and CIELAB comes back
 
 from __future__ import annotations
 
+import io
 from functools import lru_cache
 
 from PIL import Image, ImageCms
@@ -56,6 +57,34 @@ def _to_lab(target: PrintTarget) -> ImageCms.ImageCmsTransform:
 def _to_srgb(target: PrintTarget) -> ImageCms.ImageCmsTransform:
     return ImageCms.buildTransform(_profile(target), ImageCms.createProfile("sRGB"), "CMYK", "RGB",
                                    renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+
+
+@lru_cache(maxsize=None)
+def _srgb_to_cmyk(target: PrintTarget) -> ImageCms.ImageCmsTransform:
+    return ImageCms.buildTransform(ImageCms.createProfile("sRGB"), _profile(target), "RGB", "CMYK",
+                                   renderingIntent=ImageCms.Intent.PERCEPTUAL)
+
+
+def separate_image(image: Image.Image, target: PrintTarget | str | None = None) -> Image.Image:
+    """An RGB image (Pillow mode ``RGB``) separated to CMYK through the target's profile (perceptual intent, LittleCMS).
+
+    The pixels are read as sRGB unless the image embeds an RGB ICC profile (``icc_profile``),
+    which is then the source. The separation is the profile's own (its black generation and
+    ink limit), not the device formula C = 1 − R. Raises ValueError for an image that is not
+    RGB and :class:`ColourError` when the target's profile is missing.
+    """
+    if image.mode != "RGB":
+        raise ValueError(f"separating needs an RGB image, got mode {image.mode}")
+    chosen = _target(target)
+    embedded = image.info.get("icc_profile")
+    if embedded:
+        try:
+            source = ImageCms.ImageCmsProfile(io.BytesIO(embedded))
+            if source.profile.xcolor_space.strip() == "RGB":
+                return ImageCms.profileToProfile(image, source, _profile(chosen), ImageCms.Intent.PERCEPTUAL, "CMYK")
+        except (OSError, ImageCms.PyCMSError):
+            pass  # an unreadable embedded profile: the pixels are taken as sRGB
+    return ImageCms.applyTransform(image, _srgb_to_cmyk(chosen))
 
 
 def cmyk_pixel(cmyk: tuple[float, float, float, float]) -> tuple[int, int, int, int]:

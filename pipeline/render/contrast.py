@@ -169,7 +169,7 @@ def _contrast_finding(cls_id: str, pal: Palette, target: PrintTarget) -> Finding
     printed = printed_contrast(pal.text.cmyk, pal.background.cmyk, target)
     if printed < MIN_TEXT_CONTRAST:
         low.append(f"text cmyk {_cmyk_text(pal.text.cmyk)} on background cmyk {_cmyk_text(pal.background.cmyk)} "
-                   f"prints at {printed:.2f}:1 on {target.output_intent.identifier}")
+                   f"prints at {printed:.2f}:1 on {target.condition_label}")
     screen = contrast_ratio(pal.text.srgb, pal.background.srgb)
     if screen < MIN_TEXT_CONTRAST:
         low.append(f"text {pal.text.srgb} on background {pal.background.srgb} has contrast {screen:.2f}:1 on screen")
@@ -191,7 +191,7 @@ def _mismatch(cls_id: str, role: str, colour: Colour, where, target: PrintTarget
         return None
     cmyk = _cmyk_text(colour.cmyk)
     return CMYK_SRGB_MISMATCH.finding(
-        f"class {cls_id!r}: {role} cmyk {cmyk} prints as about {printed} in sRGB on {target.output_intent.identifier}, "
+        f"class {cls_id!r}: {role} cmyk {cmyk} prints as about {printed} in sRGB on {target.condition_label}, "
         f"but its srgb is {colour.srgb} (ΔE*ab {diff:.1f}, over {MAX_CMYK_SRGB_DELTA_E:g})",
         where, hint=f"set srgb to {printed}, the soft proof of cmyk {cmyk} (or change the cmyk)")
 

@@ -11,6 +11,7 @@ stream with Flate when :mod:`pipeline.render.pdfx` finishes it as PDF/X-1a:2003)
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,11 +171,12 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
     left under ``path`` then). A card whose class is not in the game raises
     :class:`UnknownClassError` naming the card and its file:line (CP008 normally stops such data first).
     """
-    sheet = with_deck_name_sizes(_sheet(deck, layout), deck.cards)  # one name size per face, deck-wide
+    target = target if isinstance(target, PrintTarget) else load_target(target or DEFAULT_TARGET)
+    # one name size per face, deck-wide; art separated through the target's profile
+    sheet = dataclasses.replace(with_deck_name_sizes(_sheet(deck, layout), deck.cards), target=target.id)
     game = deck.game
     buffer = io.BytesIO()
     canvas = _canvas(buffer, sheet, f"{game.title}: card fronts")
-    target = target if isinstance(target, PrintTarget) else load_target(target or DEFAULT_TARGET)
     findings: list[Finding] = list(palette_findings(game, target))
     ids: list[str] = []
     for card in deck.cards:

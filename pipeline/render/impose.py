@@ -4,10 +4,12 @@ Inputs are the print PDFs (fronts: one page per unique card; backs: one page per
 optionally the UV braille layer (page for page with the fronts), a sheet preset and the
 copies to print. Outputs, in ``out_dir``:
 
-- ``<game>-<sheet>-fronts.pdf``, ``-backs.pdf``, ``-braille.pdf``: one page per press sheet;
-  the braille sheets carry the braille pages at exactly the fronts' positions;
+- ``<game>-<sheet>-fronts.pdf``, ``-backs.pdf``, ``-braille.pdf``: one page per press sheet; the
+  braille sheets carry the flat plate at the fronts' positions (the layered plate and composite
+  sheets of the UV printer profile: :mod:`pipeline.render.uv.sheets`);
 - ``<game>-<sheet>-duplex-calibration.pdf``: a two-page (front, back) sheet of cross-hairs, the
-  back's numbered in mm, with printed instructions (:mod:`pipeline.render.calibration`);
+  back's numbered in mm, with printed instructions (a third page when they do not fit,
+  :mod:`pipeline.render.calibration`);
 - ``<game>-<sheet>-imposition.json``: every placed card's trim box on each sheet (pt).
 
 How a card is placed: each unique source page becomes one Form XObject (its content
@@ -17,9 +19,8 @@ the source's BleedBox; the stub is merged onto the sheet with pypdf's
 whole bleed travels with the card and nothing beyond it spills onto a neighbour.
 Source pages are read once and cached per output file.
 
-Marks (crop marks, registration targets, slug) are drawn with reportlab first and the
-cards merged after them, in slot order; marks stay outside every bleed, so nothing
-overlaps (see :mod:`pipeline.render.marks`).
+Marks (crop marks, registration targets, slug) are drawn with reportlab first and the cards merged
+after them, in slot order; marks stay outside every bleed (see :mod:`pipeline.render.marks`).
 """
 
 from __future__ import annotations
@@ -38,24 +39,13 @@ from engine.registry import declare
 from engine.units import pt_to_mm
 from pipeline.common.files import write_bytes, write_text
 from pipeline.render import marks
-from pipeline.render.calibration import SCALE_MM, notes_cut_findings, write_calibration
+from pipeline.render.calibration import SCALE_MM, write_calibration
+from pipeline.render.marks import MARK_SHORTENED  # noqa: F401 (declared with the marks; re-exported)
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
-from pipeline.render.pdfx import PdfxError, finish
+from pipeline.render.pdfx import FOGRA39, OutputCondition, PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
 from pipeline.render.uv.ocg import register_ocgs_bytes
 
-MARK_SHORTENED = declare(
-    "IM001",
-    "crop-mark-shortened",
-    Severity.warning,
-    """A crop mark had to be cut short because the sheet ends within its length (6 mm by default).
-
-    Short marks are harder to cut to; widen the sheet margin or pick a larger sheet.
-
-    Fails: a sheet preset with ``margin: 0.1in``: the bottom marks run 1.3 mm instead of 6 mm.
-    Passes: the shipped presets (0.25 in margins leave room for full 6 mm marks).
-    """,
-)
 PAGE_MISMATCH = declare(
     "IM002",
     "card-page-mismatch",
@@ -83,7 +73,7 @@ NOT_PDFX = declare(
     "IM004",
     "sheets-not-pdfx",
     Severity.warning,
-    """The imposed sheets cannot be PDF/X-1a:2003 because the card pages are not (an unembedded font, RGB colour …).
+    """The imposed sheets cannot be PDF/X (X-1a:2003; X-4 for braille) because the card pages are not (an unembedded font, RGB …).
 
     They are written anyway, without the PDF/X claim; a print shop's preflight would reject them.
 
@@ -128,11 +118,8 @@ class Placement:
 
 @dataclass(frozen=True)
 class ImposeResult:
-    """What :func:`impose` wrote and where every card went.
-
-    ``sheets`` is the number of press sheets (per side); ``faces`` the cards printed;
-    ``backs``/``braille`` are None when no such PDF was given.
-    """
+    """What :func:`impose` wrote and where every card went: ``sheets`` press sheets (per side), ``faces``
+    cards printed, ``backs``/``braille`` None when no such PDF was given, the ``grid`` they follow."""
 
     sheet: str
     orientation: str
@@ -147,6 +134,7 @@ class ImposeResult:
     imposition_map: Path
     placements: tuple[Placement, ...]
     findings: tuple[Finding, ...]
+    grid: Grid | None = None
 
     @property
     def per_sheet(self) -> int:
@@ -195,19 +183,29 @@ def _slug(game_id: str, grid: Grid, side: str, number: int, count: int, note: st
 
 
 def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: list[int], game_id: str, font: str,
-                note: str = "") -> list[Finding]:
-    """Impose ``faces`` (source page index per card, in order) onto sheets for one side and write ``path``.
-
-    The sheets are finished as PDF/X-1a:2003 (:func:`pipeline.render.pdfx.finish`, each page
-    labelled "sheet n side"); when the source pages break PDF/X-1a (an unembedded font, RGB)
-    the sheets are written as they are and an IM004 finding says why.
-    """
+                note: str = "", condition: OutputCondition = FOGRA39) -> list[Finding]:
+    """Impose ``faces`` (source page index per card, in order) for one side (:func:`write_sheet_pages`)."""
     count = grid.sheets_for(len(faces))
-    data = marks.marks_pdf(grid, side, [_slug(game_id, grid, side, n, count, note) for n in range(1, count + 1)], font)
+    return write_sheet_pages(path, grid, side, source, [faces[n * grid.per_sheet:(n + 1) * grid.per_sheet] for n in range(count)],
+                             [_slug(game_id, grid, side, n, count, note) for n in range(1, count + 1)],
+                             [f"sheet {n} {side}" for n in range(1, count + 1)], f"{game_id} {side} sheets ({grid.spec.name})", font,
+                             condition)
+
+
+def write_sheet_pages(path: Path, grid: Grid, side: str, source: CardPages, sheets: Sequence[Sequence[int | None]],
+                      slugs: Sequence[str], labels: Sequence[str], title: str, font: str,
+                      condition: OutputCondition = FOGRA39) -> list[Finding]:
+    """One press-sheet page per entry of ``sheets`` (source page index per slot, None: empty) with
+    ``side``'s marks, a slug and a label per page, finished PDF/X (:func:`~pipeline.render.pdfx.finish`:
+    X-4 when the cards carry the braille OCG; ``condition``'s output intent); sources that break PDF/X: written as they are, IM004;
+    IM007 for a slug that found no room (:func:`pipeline.render.marks.slug_findings`)."""
+    data = marks.marks_pdf(grid, side, slugs, font)
     writer = PdfWriter()
-    for n, marks_page in enumerate(PdfReader(io.BytesIO(data)).pages):
+    for marks_page, faces in zip(PdfReader(io.BytesIO(data)).pages, sheets):
         sheet = writer.add_page(marks_page)
-        for slot, index in enumerate(faces[n * grid.per_sheet:(n + 1) * grid.per_sheet]):
+        for slot, index in enumerate(faces):
+            if index is None:
+                continue
             bled, box = grid.side_bled(side, slot), source.boxes[index].bleed
             move = Transformation().translate(bled.x0 - box.x0, bled.y0 - box.y0)
             sheet.merge_transformed_page(source.stub(writer, index), move)
@@ -216,14 +214,13 @@ def _write_side(path: Path, grid: Grid, side: str, source: CardPages, faces: lis
     buf = io.BytesIO()
     writer.write(buf)
     data = register_ocgs_bytes(buf.getvalue())  # the cards' ISO 19593-1 braille OCG (pipeline.render.uv.ocg), if any
-    labels = [f"sheet {n} {side}" for n in range(1, count + 1)]
     try:
-        finish(data, path, f"{game_id} {side} sheets ({grid.spec.name})", labels)
+        finish(data, path, title, list(labels), condition=condition)
     except PdfxError as exc:
         write_bytes(path, data)
-        return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X-1a: {exc}", Location(str(source.path)),
+        return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X: {exc}", Location(str(source.path)),
                                  "impose the PDF/X print PDFs deckpress renders, or preflight these sheets")]
-    return []
+    return marks.slug_findings(grid, side, slugs, font, str(path))
 
 
 def _check_pages(source: CardPages, reference: PageBoxes, used: set[int], findings: list[Finding]) -> None:
@@ -257,6 +254,7 @@ def impose(
     front_ids: Sequence[str] | None = None,
     back_ids: Sequence[str] | None = None,
     note: str = "",
+    condition: OutputCondition = FOGRA39,
 ) -> ImposeResult:
     """Impose a game's card PDFs onto press sheets (see the module docs for the files written).
 
@@ -272,8 +270,9 @@ def impose(
     (its back ids), the fronts and braille layer, and the backs, must match them page for
     page (:func:`check_page_ids`; :class:`StaleCardPdfError` otherwise). Findings: IM001 (short crop mark), IM002 (page size/trim mismatch),
     IM003 (page without TrimBox), IM004 (sources not PDF/X-1a, so neither are the sheets),
-    IM005 (back offset over 5 mm on an axis), IM006 (calibration instructions cut for want of margin).
-    ``note`` heads every sheet's slug line (the build's draft mark and print run).
+    IM005 (back offset over 5 mm on an axis), IM007 (no room for the slug line).
+    ``note`` heads every sheet's slug line (the build's draft mark and print run); ``condition`` is the
+    output intent of every sheet (the build's printing target, :func:`pipeline.render.targets.output_condition`).
     """
     from pipeline.render.fonts import face
 
@@ -295,13 +294,14 @@ def impose(
     out = Path(out_dir)
     stem = f"{game_id}-{spec.name}"
     paths = {side: out / f"{stem}-{side}s.pdf" for side in ("front", "back")} | {"braille": out / f"{stem}-braille.pdf"}
-    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font, note)
+    findings += _write_side(paths["front"], grid, "front", fronts, front_faces, game_id, font, note, condition)
     if backs is not None:
-        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font, note)
+        findings += _write_side(paths["back"], grid, "back", backs, back_faces, game_id, font, note, condition)
     if braille is not None:
-        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font, note)
-    calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})", note)
-    findings += _sheet_findings(grid, font, calibration, paths, with_backs=backs is not None, note=note)
+        findings += _write_side(paths["braille"], grid, "braille", braille, front_faces, game_id, font, note, condition)
+    calibration = write_calibration(grid, out / f"{stem}-duplex-calibration.pdf", font, f"{game_id} duplex calibration ({spec.name})",
+                                    note, condition)
+    findings += _sheet_findings(grid, calibration, paths, with_backs=backs is not None)
 
     placements = tuple(
         Placement(k // grid.per_sheet + 1, k % grid.per_sheet, front_faces[k], back_faces[k],
@@ -313,7 +313,7 @@ def impose(
         sheets=grid.sheets_for(len(front_faces)), faces=len(front_faces),
         fronts=paths["front"], backs=paths["back"] if backs is not None else None,
         braille=paths["braille"] if braille is not None else None, calibration=calibration,
-        imposition_map=out / f"{stem}-imposition.json", placements=placements, findings=tuple(findings),
+        imposition_map=out / f"{stem}-imposition.json", placements=placements, findings=tuple(findings), grid=grid,
     )
     write_text(result.imposition_map, json.dumps(imposition_map(result, grid, game_id), indent=1) + "\n")
     return result
@@ -351,11 +351,11 @@ def _read_sources(fronts_pdf: str | Path | CardPages, backs_pdf: str | Path | Ca
     return fronts, backs, braille
 
 
-def _sheet_findings(grid: Grid, font: str, calibration: Path, paths: dict[str, Path], with_backs: bool, note: str = "") -> list[Finding]:
-    """IM006 (calibration instructions cut), IM005 (back offset over 5 mm) and IM001 (crop marks cut
-    short by the sheet edge) for the sheets just written to ``paths`` (by side) and ``calibration``."""
+def _sheet_findings(grid: Grid, calibration: Path, paths: dict[str, Path], with_backs: bool) -> list[Finding]:
+    """IM005 (back offset over 5 mm) and IM001 (crop marks cut short or left out at the printable
+    area's edge) for the sheets just written to ``paths`` (by side) and ``calibration``."""
     spec = grid.spec
-    findings = notes_cut_findings(grid, font, calibration, note)
+    findings: list[Finding] = []
     dx_mm, dy_mm = pt_to_mm(spec.back_offset.dx), pt_to_mm(spec.back_offset.dy)
     if max(abs(dx_mm), abs(dy_mm)) > LARGE_OFFSET_MM + 1e-9:
         findings.append(LARGE_BACK_OFFSET.finding(
@@ -363,12 +363,7 @@ def _sheet_findings(grid: Grid, font: str, calibration: Path, paths: dict[str, P
             f"(the calibration scale reads ±{SCALE_MM} mm)", Location(str(paths["back"] if with_backs else calibration)),
             "check the sign and the unit of --back-offset (mm, not cm); read it again from the calibration sheet"))
     for side in ("front", "back") if with_backs else ("front",):
-        shortest = min(s.length for s in marks.side_crop_marks(grid, side))
-        if shortest < spec.crop_marks.length - 0.01:
-            findings.append(MARK_SHORTENED.finding(
-                f"crop marks on the {side} of {spec.name} sheets run {pt_to_mm(shortest):.1f} mm instead of "
-                f"{pt_to_mm(spec.crop_marks.length):.1f} mm", Location(str(paths[side])),
-                "widen the sheet margin, reduce the back offset or choose a larger sheet"))
+        findings += marks.short_mark_findings(grid, side, str(paths[side]))
     return findings
 
 

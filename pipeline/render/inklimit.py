@@ -50,7 +50,7 @@ def ink_findings(cls_id: str, palette: Palette, target: PrintTarget) -> list[Fin
         within = [float(int(v * scale)) for v in (c, m, y)] + [float(min(k, target.ink_limit))]
         out.append(INK_LIMIT.finding(
             f"class {cls_id!r}: {role} cmyk [{', '.join(f'{v:g}' for v in colour.cmyk)}] covers {total:g} %, "
-            f"over the {target.ink_limit:g} % ink limit of {target.output_intent.identifier}",
+            f"over the {target.ink_limit:g} % ink limit of {target.condition_label}",
             palette.where(role),
             hint=f"use at most {target.ink_limit:g} % in total, e.g. cmyk [{', '.join(f'{v:g}' for v in within)}]"))
     return out

@@ -1,4 +1,5 @@
-"""PDF/X-1a:2003 finishing of a reportlab PDF with pikepdf (ISO 15930-4:2003).
+"""PDF/X-1a:2003 finishing of a reportlab PDF with pikepdf (ISO 15930-4:2003); a PDF with optional
+content (the braille group) becomes PDF/X-4 instead (ISO 15930-7, PDF 1.6: :mod:`pipeline.render.pdfx4`).
 
 reportlab writes the pages (CMYK only, every font an embedded TrueType subset, TrimBox
 and BleedBox on every page, no transparency, no annotations); it cannot write an output
@@ -41,9 +42,12 @@ import pikepdf
 from pikepdf import Array, Dictionary, Name, String
 
 from pipeline.common.files import write_bytes
+from pipeline.render.pdfx4 import PDFX4_PDF_VERSION, PDFX4_VERSION, check_pdfx4, has_optional_content, make_pdfx4, version_tuple
 
 PDFX_VERSION = "PDF/X-1:2003"
 PDFX_CONFORMANCE = "PDF/X-1a:2003"
+#: Where setup builds the targets' ICC profiles (scripts/build-icc.sh); PDF/X-4 embeds one.
+ICC_DIR = Path(__file__).resolve().parents[2] / "templates" / "targets" / "icc"
 
 
 class PdfxError(ValueError):
@@ -57,10 +61,12 @@ class OutputCondition:
     identifier: str = "FOGRA39"
     condition: str = "Offset printing, according to ISO 12647-2:2004/Amd 1, OFCOM, paper type 1 or 2 = coated art, 115 g/m2"
     registry: str = "http://www.color.org"
+    #: The condition's ICC output profile, embedded as the DestOutputProfile of a PDF/X-4 file ("": none known).
+    profile: str = ""
 
 
 #: Coated stock, the usual card stock condition; North American shops may prefer CGATS21_CRPC6 (GRACoL).
-FOGRA39 = OutputCondition()
+FOGRA39 = OutputCondition(profile=str(ICC_DIR / "FOGRA39L.icc"))
 
 
 def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], subject: str = "",
@@ -102,9 +108,16 @@ def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], sub
         outline.root.clear()
         outline.root.extend(pikepdf.OutlineItem(label, index) for index, label in enumerate(labels))
     retag_subsets(pdf)
-    problems = check_pdfx(pdf)
+    x4 = has_optional_content(pdf)  # optional content is PDF 1.5: PDF/X-4, not X-1a (pipeline.render.pdfx4)
+    if x4:
+        try:
+            make_pdfx4(pdf, condition.profile or f"(no ICC profile given for {condition.identifier})", data)
+        except FileNotFoundError as exc:
+            raise PdfxError(f"not {PDFX4_VERSION}: {exc}") from None
+    version = PDFX4_PDF_VERSION if x4 else "1.4"
+    problems = check_pdfx(pdf, version)
     if problems:
-        raise PdfxError("not PDF/X-1a:2003: " + "; ".join(problems))
+        raise PdfxError(f"not {PDFX4_VERSION if x4 else PDFX_CONFORMANCE}: " + "; ".join(problems))
     # Into memory first: qpdf writing to a file that hits a full disk throws a C++ exception
     # through pikepdf's Python stream and aborts the process ("terminate called"); a Python
     # write of the bytes raises OSError, which atomic_path reports as an OutputError.
@@ -113,7 +126,7 @@ def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], sub
         buffer,
         deterministic_id=True,
         object_stream_mode=pikepdf.ObjectStreamMode.disable,
-        force_version="1.4",
+        force_version=version,
         compress_streams=True,
     )
     write_bytes(path, buffer.getvalue())
@@ -186,8 +199,10 @@ _RGB_OPERATORS = {"rg", "RG"}
 _SPACE_NAMES = re.compile(rb"/(DeviceRGB|CalRGB|Lab|ICCBased|Pattern|Indexed)\b")
 
 
-def check_pdfx(pdf: pikepdf.Pdf) -> list[str]:
-    """The PDF/X-1a:2003 departures deckpress can detect in ``pdf``, as short messages (empty when none).
+def check_pdfx(pdf: pikepdf.Pdf, version: str | None = None) -> list[str]:
+    """The PDF/X-1a:2003 departures deckpress can detect in ``pdf``, as short messages (empty when none);
+    for a file claiming PDF/X-4 the X-4 ones too (:func:`~pipeline.render.pdfx4.check_pdfx4`). ``version``:
+    the header version to check (default: the file's). X-1a: PDF 1.4 at most, no ``/OCProperties``.
 
     Checked: Info GTS_PDFXVersion/Title/Trapped (True or False)/CreationDate/ModDate;
     exactly one GTS_PDFX output intent with OutputConditionIdentifier, and RegistryName or a
@@ -201,8 +216,14 @@ def check_pdfx(pdf: pikepdf.Pdf) -> list[str]:
     """
     problems: list[str] = []
     info = pdf.docinfo
-    if str(info.get("/GTS_PDFXVersion", "")) != PDFX_VERSION:
+    version = version or pdf.pdf_version
+    if str(info.get("/GTS_PDFXVersion", "")) == PDFX4_VERSION:
+        problems += check_pdfx4(pdf, version)
+    elif str(info.get("/GTS_PDFXVersion", "")) != PDFX_VERSION:
         problems.append("GTS_PDFXVersion missing or wrong")
+    elif has_optional_content(pdf) or version_tuple(version) > (1, 4):
+        problems.append(f"PDF {version}{' with optional content' if has_optional_content(pdf) else ''}: "
+                        "PDF/X-1a:2003 is PDF 1.4 (optional content needs PDF 1.5: PDF/X-4)")
     for key in ("/Title", "/CreationDate", "/ModDate"):
         if key not in info:
             problems.append(f"Info {key} missing")

@@ -40,7 +40,7 @@ from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import CardLayout, load_layout
 from pipeline.render.formpages import CardPages, CardPdfError, page_boxes
 from pipeline.render.pdfpaths import circle_operators
-from pipeline.render.pdfx import finish
+from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 from pipeline.render.uv.ocg import mark_pdf_bytes, register_ocgs_bytes
 from pipeline.render.uv.printers import UvPrinter, load_uv_printer
 from pipeline.render.uv.stack import MAX_LAYERS, layer_count  # also declares UV003 for `deckpress rules`
@@ -134,6 +134,7 @@ def render_braille_layer(
     path: str | Path,
     spot_name: str = "Braille",
     layout: CardLayout | None = None,
+    condition: OutputCondition = FOGRA39,
 ) -> Path:
     """Write the UV braille layer: one page per card id, in the order given (the fronts' page order).
 
@@ -141,8 +142,9 @@ def render_braille_layer(
     layout); the dots of ``blocks[card_id].dots()`` as filled circles of radius
     ``profile.dot_base / 2`` in the spot colour, fill overprint on. Deterministic
     (reportlab ``invariant=1``); no font is referenced. Each page's content is marked as ISO
-    19593-1 processing step Braille (:mod:`pipeline.render.uv.ocg`). Finished as PDF/X-1a:2003 like the
-    print PDFs (:func:`pipeline.render.pdfx.finish`), each page labelled with its card id.
+    19593-1 processing step Braille (:mod:`pipeline.render.uv.ocg`), optional content, so it is finished
+    as PDF/X-4 (PDF 1.6, :func:`pipeline.render.pdfx.finish`, ``condition``'s output intent), each page
+    labelled with its card id.
     Returns ``path``.
     Raises :class:`TactileError` for a card id without a block or a bad spot name.
     """
@@ -174,7 +176,7 @@ def render_braille_layer(
     canvas.save()
     # ISO 19593-1: the dots are content of processing step Braille (pipeline.render.uv.ocg)
     return finish(mark_pdf_bytes(buf.getvalue()), path, f"UV braille layer, spot colour {spot_name}", list(card_ids),
-                  subject="braille dots, one page per card front, registered page for page with the print PDF")
+                  subject="braille dots, one page per card front, registered page for page with the print PDF", condition=condition)
 
 
 def dot_map(blocks: Mapping[str, BrailleBlock], spot_name: str = "Braille", printer: UvPrinter | None = None) -> dict:
@@ -222,35 +224,26 @@ def write_dot_map(blocks: Mapping[str, BrailleBlock], path: str | Path, spot_nam
     return write_text(path, "{\n" + "\n".join(head) + '\n "cards": {\n' + ",\n".join(body) + "\n }\n}\n")
 
 
-#: PDF header of the merged fronts+braille PDF: the version of the print PDFs (pipeline.render.pdfx).
-MERGED_PDF_HEADER = "%PDF-1.4"
-
-
-def _header_version(header: str) -> tuple[int, ...]:
-    """``"%PDF-1.7"`` → ``(1, 7)``; an unreadable header counts as (0,)."""
-    try:
-        return tuple(int(v) for v in header.strip().removeprefix("%PDF-").split("."))
-    except ValueError:
-        return (0,)
-
-
-def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str | Path) -> Path:
+def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str | Path,
+                     condition: OutputCondition = FOGRA39) -> Path:
     """The print PDF with the braille layer merged on top of each page as a spot plate.
 
     Page *i* of ``braille_pdf`` goes onto page *i* of ``print_pdf`` (pypdf merge, no
-    transformation); the print PDF's page boxes are kept. The file is PDF 1.4 like the
-    print PDFs (:data:`MERGED_PDF_HEADER`), or the print PDF's own version when that is
-    later. Raises :class:`TactileError` when the page counts or page boxes differ and
-    :class:`CardPdfError` naming the file when either PDF cannot be read (missing, not a PDF).
+    transformation); the print PDF's page boxes and page labels are kept. The braille's ISO
+    19593-1 group is optional content (PDF 1.5), so the file is finished as PDF/X-4 (PDF 1.6,
+    :mod:`pipeline.render.pdfx4`) with ``condition``'s output intent. Raises :class:`TactileError`
+    when the page counts or page boxes differ, :class:`CardPdfError` naming the file when either
+    PDF cannot be read (missing, not a PDF) and :class:`~pipeline.render.pdfx.PdfxError` when the
+    print PDF breaks PDF/X (an RGB image, an unembedded font).
     """
     braille = CardPages(braille_pdf, "braille")
     try:
         reader = PdfReader(print_pdf)
         writer = PdfWriter(clone_from=reader)
+        labels = list(reader.page_labels)
+        title = str((reader.metadata or {}).get("/Title", Path(print_pdf).stem))
     except (OSError, ValueError, PyPdfError) as exc:
         raise CardPdfError(f"cannot read the print PDF {print_pdf}: {exc}") from None
-    # pypdf writes a 1.3 header on a clone; keep the print PDFs' 1.4 (PDF/X-1a:2003 is PDF 1.4), or the source's if later
-    writer.pdf_header = max(MERGED_PDF_HEADER, reader.pdf_header, key=_header_version)
     if len(writer.pages) != len(braille.pages):
         raise TactileError(f"{braille_pdf} has {len(braille.pages)} pages, {print_pdf} {len(writer.pages)}: they must match page for page")
     for i, page in enumerate(writer.pages):
@@ -260,7 +253,10 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
         page.compress_content_streams()
     buf = io.BytesIO()
     writer.write(buf)
-    return write_bytes(path, register_ocgs_bytes(buf.getvalue()))  # list the braille pages' OCG in the merged file
+    # list the braille pages' OCG in the merged file; optional content makes it PDF/X-4
+    return finish(register_ocgs_bytes(buf.getvalue()), path, f"{title} with the braille plate", labels,
+                  subject="card fronts with the UV braille dots merged as a spot plate (ISO 19593-1 group Braille)",
+                  condition=condition)
 
 
 def _gap_to_box(x: float, y: float, r: float, box: tuple[float, float, float, float]) -> float:

@@ -19,9 +19,9 @@ the fronts or a press sheet (as a Form XObject, :mod:`pipeline.render.formpages`
 marked content and its resources; :func:`register_ocgs` then lists the OCGs it finds in the new
 document's ``/OCProperties``.
 
-PDF/X note: optional content is a PDF 1.5 feature and the print PDFs are PDF/X-1a:2003 (PDF
-1.4). A RIP that does not know optional content ignores ``/OCProperties`` and the BDC/EMC
-marks and prints the content; a strict X-1a preflight may flag the layer (README, "UV braille").
+PDF/X note: optional content is a PDF 1.5 feature and PDF/X-1a:2003 is PDF 1.4, so every PDF
+holding this group is finished as PDF/X-4 (ISO 15930-7, PDF 1.6, which allows optional content:
+:mod:`pipeline.render.pdfx4`); the PDFs without braille stay PDF/X-1a:2003 (README, "UV braille").
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 from engine.findings import Finding, Location
 from engine.units import mm_to_pt
+from pipeline.render.pdfx import FOGRA39, OutputCondition
 from pipeline.render.tactile import check_spot_name, render_braille_layer, write_dot_map
 from pipeline.render.uv.heightmap import write_height_maps
 from pipeline.render.uv.plates import render_layer_plates, render_mask, render_underbase
@@ -36,11 +37,14 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class UvPackage:
     """What :func:`write_uv_package` wrote: the flat plate (for imposition), every path, and
-    UV003 findings (a layer count outside 1–200: no layered plate, height maps or ticket then)."""
+    UV003 findings (a layer count outside 1–200: no layered plate, height maps or ticket then);
+    ``plates`` the layered plate PDF (None for a flat profile) and ``spot`` the clear spot used."""
 
     layer: Path
     paths: tuple[Path, ...]
     findings: tuple[Finding, ...]
+    plates: Path | None = None
+    spot: str = ""
 
 
 def printer_for(name: str | None, layer_thickness_mm: float | None = None) -> UvPrinter:
@@ -72,8 +76,9 @@ def stacks_for(blocks: Mapping[str, BrailleBlock], printer: UvPrinter) -> tuple[
 
 def write_uv_package(deck: Deck, blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], folder: str | Path,
                      printer: UvPrinter, spot: str | None = None, papers: Sequence[str] = ("letter",),
-                     underbase: bool = False) -> UvPackage:
-    """Write the package (module docs) for ``card_ids`` in the fronts' page order into ``folder``.
+                     underbase: bool = False, condition: OutputCondition = FOGRA39) -> UvPackage:
+    """Write the package (module docs) for ``card_ids`` in the fronts' page order into ``folder``;
+    every PDF carries ``condition``'s output intent (the build's printing target).
 
     ``spot`` is the ``--spot`` request (:meth:`UvPrinter.clear_spot_for`). Raises
     :class:`~pipeline.render.uv.printers.UvPrinterError` for a reserved spot name,
@@ -84,19 +89,23 @@ def write_uv_package(deck: Deck, blocks: Mapping[str, BrailleBlock], card_ids: S
     if underbase:
         check_spot_name(printer.white_spot)
     stacks, findings = stacks_for(blocks, printer)
-    layer = render_braille_layer(blocks, card_ids, folder / f"{gid}-braille.pdf", spot_name=clear)
+    layer = render_braille_layer(blocks, card_ids, folder / f"{gid}-braille.pdf", spot_name=clear, condition=condition)
     paths = [layer, write_dot_map(blocks, folder / f"{gid}-dots.json", spot_name=clear, printer=printer)]
     if findings:
-        return UvPackage(layer, tuple(paths), tuple(findings))
+        return UvPackage(layer, tuple(paths), tuple(findings), spot=clear)
     files = {"flat plate (imposed on the press sheets)": layer.name}
+    plates = None
     if printer.plate_mode not in ("single", "height-map"):
-        plates = render_layer_plates(blocks, card_ids, folder / f"{gid}-plates-{printer.id}.pdf", printer, clear, stacks)
+        plates = render_layer_plates(blocks, card_ids, folder / f"{gid}-plates-{printer.id}.pdf", printer, clear, stacks,
+                                     condition=condition)
         paths.append(plates)
         files[f"layered plates for {printer.rip}"] = plates.name
-    paths.append(render_mask(blocks, card_ids, folder / f"{gid}-mask-k100.pdf"))
+        files["layered plate sheets (build, impose)"] = f"sheets/{gid}-<paper>-plates-{printer.id}.pdf"
+    files["composite sheets, CMYK + a separation per layer (build, impose)"] = f"sheets/{gid}-<paper>-composite.pdf"
+    paths.append(render_mask(blocks, card_ids, folder / f"{gid}-mask-k100.pdf", condition=condition))
     files["K=100 mask"] = paths[-1].name
     if underbase:
-        paths.append(render_underbase(blocks, card_ids, folder / f"{gid}-underbase.pdf", printer.white_spot))
+        paths.append(render_underbase(blocks, card_ids, folder / f"{gid}-underbase.pdf", printer.white_spot, condition=condition))
         files["white underbase"] = paths[-1].name
     full_scale = max(s.height_mm for s in stacks.values()) if stacks else 1.0
     paths += write_height_maps(dict(blocks), list(card_ids), folder / "heightmap", printer.height_map_dpi, full_scale)
@@ -105,4 +114,4 @@ def write_uv_package(deck: Deck, blocks: Mapping[str, BrailleBlock], card_ids: S
     ticket = job_ticket(deck, printer, clear, stacks, files, papers, underbase)
     paths.append(write_ticket_json(ticket, folder / f"{gid}-uv-ticket.json"))
     paths.append(write_ticket_pdf(ticket, folder / f"{gid}-uv-ticket.pdf"))
-    return UvPackage(layer, tuple(paths), tuple(findings))
+    return UvPackage(layer, tuple(paths), tuple(findings), plates, clear)

@@ -2,8 +2,11 @@
 
 Every page has the fronts' boxes (MediaBox = BleedBox = trim + 2 × bleed, TrimBox the trim, from
 the card layout), holds only braille dots as filled vector circles with overprint on (ExtGState
-``/op true /OPM 1``), is finished as PDF/X-1a:2003 like the print PDFs and is marked as ISO
-19593-1 processing step Braille (White for the underbase; :mod:`pipeline.render.uv.ocg`).
+``/op true /OPM 1``), is marked as ISO 19593-1 processing step Braille (White for the underbase;
+:mod:`pipeline.render.uv.ocg`) and so finished as PDF/X-4 (optional content is PDF 1.5:
+:mod:`pipeline.render.pdfx4`). The exception is Mimaki's ``cmyk-layer-pages``: RasterLink refuses
+colour replacement in a PDF with an embedded profile and PDF/X-4 embeds its output profile, so
+those pages carry no OCG and stay PDF/X-1a:2003 (registered output intent, nothing embedded).
 
 Layered plates follow the printer profile's ``plate_mode`` (:mod:`pipeline.render.uv.printers`):
 
@@ -30,7 +33,7 @@ from reportlab.pdfgen.canvas import Canvas
 from engine.units import mm_to_pt
 from pipeline.common.layout import CardLayout, load_layout
 from pipeline.render.pdfpaths import circle_operators
-from pipeline.render.pdfx import finish
+from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 from pipeline.render.tactile import ALTERNATE_CMYK, TactileError, check_spot_name, render_braille_layer, to_pdf
 from pipeline.render.uv.ocg import BRAILLE, WHITE, mark_pdf_bytes
 
@@ -63,9 +66,10 @@ def _spot(name: str) -> CMYKColorSep:
 
 
 def draw_pages(pages: Sequence[tuple[str, Sequence[Disc]]], path: str | Path, title: str, subject: str,
-               group: str = BRAILLE, layout: CardLayout | None = None) -> Path:
-    """Write pages of discs (``(label, discs)`` each) with the layout's boxes, overprint on,
-    finished PDF/X-1a:2003 and marked as ISO 19593-1 processing step ``group``. Returns ``path``."""
+               group: str | None = BRAILLE, layout: CardLayout | None = None, condition: OutputCondition = FOGRA39) -> Path:
+    """Write pages of discs (``(label, discs)`` each) with the layout's boxes, overprint on, marked
+    as ISO 19593-1 processing step ``group`` and finished PDF/X-4; ``group=None``: no OCG, PDF/X-1a:2003
+    (both with ``condition``'s output intent). Returns ``path``."""
     from pipeline.render.fonts import face
 
     layout = layout or load_layout()
@@ -88,7 +92,8 @@ def draw_pages(pages: Sequence[tuple[str, Sequence[Disc]]], path: str | Path, ti
             canvas._code.append(circle_operators(centres, mm_to_pt(disc.diameter_mm / 2)) + " f")
         canvas.showPage()
     canvas.save()
-    return finish(mark_pdf_bytes(buf.getvalue(), group), path, title, [label for label, _ in pages], subject=subject)
+    data = mark_pdf_bytes(buf.getvalue(), group) if group else buf.getvalue()
+    return finish(data, path, title, [label for label, _ in pages], subject=subject, condition=condition)
 
 
 def _blocks_for(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str]) -> list[BrailleBlock]:
@@ -100,7 +105,7 @@ def _blocks_for(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str]) -> 
 
 def render_layer_plates(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], path: str | Path,
                         printer: UvPrinter, spot: str, stacks: Mapping[str, DotStack],
-                        layout: CardLayout | None = None) -> Path:
+                        layout: CardLayout | None = None, condition: OutputCondition = FOGRA39) -> Path:
     """The layered plate-only PDF for ``printer``'s ``plate_mode`` (see the module docs).
 
     ``stacks`` gives the :class:`~pipeline.render.uv.stack.DotStack` per geometry profile name;
@@ -110,7 +115,7 @@ def render_layer_plates(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[s
     chosen = _blocks_for(blocks, card_ids)
     mode = printer.plate_mode
     if mode in ("single", "height-map"):
-        return render_braille_layer(blocks, card_ids, path, spot_name=spot, layout=layout)
+        return render_braille_layer(blocks, card_ids, path, spot_name=spot, layout=layout, condition=condition)
     pages: list[tuple[str, list[Disc]]] = []
     for block in chosen:
         dots, stack = tuple(block.dots()), stacks[block.profile.name]
@@ -122,21 +127,24 @@ def render_layer_plates(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[s
         pages += [(f"{block.card_id} L{k:02d}", [Disc(colour, d, dots)]) for k, d in layers]
     ink = "DeviceCMYK K=100" if mode == "cmyk-layer-pages" else f"spot colour {spot}"
     return draw_pages(pages, path, f"UV braille plates for {printer.name}, {ink}",
-                      f"braille dot layers ({mode}), bottom layer first; {printer.rip}", layout=layout)
+                      f"braille dot layers ({mode}), bottom layer first; {printer.rip}",
+                      group=None if mode == "cmyk-layer-pages" else BRAILLE, layout=layout,  # module docs: no profile for RasterLink
+                      condition=condition)
 
 
 def render_mask(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], path: str | Path,
-                layout: CardLayout | None = None) -> Path:
+                layout: CardLayout | None = None, condition: OutputCondition = FOGRA39) -> Path:
     """The K=100 mask: one page per card, DeviceCMYK black circles at the base diameter, overprint on."""
     pages = [(b.card_id, [Disc(K100, b.profile.dot_base, tuple(b.dots()))]) for b in _blocks_for(blocks, card_ids)]
-    return draw_pages(pages, path, "UV braille mask, K=100", "braille dots as 100 % black, one page per card front", layout=layout)
+    return draw_pages(pages, path, "UV braille mask, K=100", "braille dots as 100 % black, one page per card front", layout=layout,
+                      condition=condition)
 
 
 def render_underbase(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], path: str | Path, white_spot: str,
-                     layout: CardLayout | None = None) -> Path:
+                     layout: CardLayout | None = None, condition: OutputCondition = FOGRA39) -> Path:
     """The white underbase: one page per card, circles at the base diameter in ``white_spot``
     (ISO 19593-1 processing step White). For clear or dark stock only: transparent braille needs none."""
     colour = _spot(white_spot)
     pages = [(b.card_id, [Disc(colour, b.profile.dot_base, tuple(b.dots()))]) for b in _blocks_for(blocks, card_ids)]
     return draw_pages(pages, path, f"UV white underbase, spot colour {white_spot}",
-                      "white under the braille dots, for clear or dark stock", group=WHITE, layout=layout)
+                      "white under the braille dots, for clear or dark stock", group=WHITE, layout=layout, condition=condition)

@@ -30,7 +30,8 @@ if TYPE_CHECKING:
 #: What the operator registers the UV plate on, by plate: the card's trim on the flatbed's
 #: corner stops for single cards, the sheets' registration targets for press sheets.
 REGISTER_ON = ("single cards: the card's trim corner against the flatbed's corner stops (the plate's TrimBox is the card's)",
-               "press sheets: the four registration targets and the crop marks of sheets/<game>-<paper>-braille.pdf")
+               "press sheets: the registration targets and crop marks of sheets/<game>-<paper>-braille.pdf and of the layered "
+               "plate sheets sheets/<game>-<paper>-plates-<profile>.pdf: the same marks, at the same places, as the CMYK sheets")
 
 
 def release_state(deck: Deck) -> str:

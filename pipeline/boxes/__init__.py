@@ -1,0 +1,1 @@
+"""Tuck boxes: dieline geometry, face design, PDF writer, imposition and proofs (issue #21; README "Tuck boxes")."""

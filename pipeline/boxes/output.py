@@ -1,0 +1,233 @@
+"""A game's boxes folder: every box's files, the boxes imposed on the press sheets, and the PNG proofs.
+
+``output/<game>/boxes/``::
+
+    <game>-box-<id>.pdf                  the flat box to print: design, CutContour and Fold lines (PDF/X-1a)
+    <game>-box-<id>-braille.pdf          its UV braille plate (+ -plates-<printer>.pdf for a layered printer)
+    <game>-box-<id>-print+braille.pdf    the print PDF with the braille plate merged as a spot plate
+    <game>-box-<id>.json                 geometry: inside size and how it was reckoned, panels, folds, braille, QR
+    <game>-box-<id>-flat.png             proof of the flat box (print, die lines, braille in magenta)
+    <game>-box-<id>-front.png            proof of the folded box: the front, the right side and the top lid in oblique view
+    sheets/<game>-boxes-<paper>.pdf      the boxes imposed on each press sheet they fit, as many a sheet as fit
+    sheets/<game>-boxes-<paper>-braille.pdf   their braille plates, imposed the same way
+
+A box that fits none of the game's press sheets gets ``sheets/<game>-boxes-<w>x<h>mm.pdf``:
+one box a sheet, the box plus the sheet margin on every side.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import pikepdf
+import pypdfium2.raw as pdfium_c
+from PIL import Image, ImageDraw, ImageEnhance
+from pikepdf import Array, Dictionary, Name
+
+from engine.findings import Finding, Location, Severity
+from engine.model import Deck
+from engine.registry import declare
+from engine.units import mm_to_pt, pt_to_mm
+from pipeline.boxes.pdf import BoxFiles, write_box
+from pipeline.boxes.plan import BoxPlan, plan_boxes
+from pipeline.braille.geometry import GeometryProfile
+from pipeline.common.files import write_bytes
+from pipeline.common.raster import PageRaster, open_document, png_bytes, render_page
+from pipeline.qr.codes import decode_qr
+from pipeline.render.pdfx import finish
+from pipeline.render.sheets import get_sheet
+from pipeline.render.targets import PrintTarget, output_condition
+from pipeline.render.uv.ocg import find_ocgs, register_ocgs
+from pipeline.render.uv.printers import UvPrinter
+
+QR_NO_DECODE = declare(
+    "BX007",
+    "box-qr-no-decode",
+    Severity.error,
+    """A box's quickstart QR code does not decode at 300 dpi (zxing-cpp) to the archive's quickstart page URL.
+
+    Fails: a QR drawn over by other print, or a URL too long for the 30 mm box.
+    Passes: the shipped boxes: each decodes to ``<archive base_url>quickstart.html``.
+    """,
+)
+
+#: Proof resolutions, dpi: the flat box small enough to look at whole, the front panel sharper.
+FLAT_DPI, FRONT_DPI = 100, 150
+
+
+@dataclass(frozen=True)
+class BoxesResult:
+    """What :func:`write_boxes` wrote: every path, the box files by box id, the findings."""
+
+    paths: tuple[Path, ...]
+    boxes: dict[str, BoxFiles]
+    findings: tuple[Finding, ...]
+
+
+def sheet_fit(sheet_w: float, sheet_h: float, margin: float, box_w: float, box_h: float) -> tuple[int, int]:
+    """``(columns, rows)`` of bled boxes (pt) that fit a sheet (pt) inside its margin, bleeds touching."""
+    cols = math.floor((sheet_w - 2 * margin) / box_w + 1e-9)
+    rows = math.floor((sheet_h - 2 * margin) / box_h + 1e-9)
+    return max(cols, 0), max(rows, 0)
+
+
+def impose_boxes(prints: Sequence[Path], labels: Sequence[str], size: tuple[float, float], margin: float, path: Path,
+                 title: str, target: PrintTarget) -> Path | None:
+    """The print PDFs (one page each, all one size) imposed on sheets of ``size`` pt, as many a sheet as
+    fit inside ``margin``, centred; None when none fits. Each sheet is PDF/X-1a like the boxes (its die
+    lines keep their structural groups, still set not to print)."""
+    sources = [pikepdf.open(p) for p in prints]
+    first = sources[0].pages[0].mediabox
+    box_w, box_h = float(first[2]) - float(first[0]), float(first[3]) - float(first[1])
+    cols, rows = sheet_fit(size[0], size[1], margin, box_w, box_h)
+    if cols * rows == 0:
+        return None
+    out = pikepdf.new()
+    x0 = (size[0] - cols * box_w) / 2
+    y_top = (size[1] + rows * box_h) / 2
+    per_sheet = cols * rows
+    sheet_labels = []
+    for start in range(0, len(sources), per_sheet):
+        page = out.add_blank_page(page_size=size)
+        page.obj.TrimBox = page.obj.BleedBox = Array([0, 0, size[0], size[1]])
+        for slot, src in enumerate(sources[start:start + per_sheet]):
+            col, row = slot % cols, slot // cols
+            x, y = x0 + col * box_w, y_top - (row + 1) * box_h
+            page.add_overlay(src.pages[0], pikepdf.Rectangle(x, y, x + box_w, y + box_h))
+        sheet_labels.append(" + ".join(labels[start:start + per_sheet]))
+    for key in (Name.CreationDate, Name.ModDate):  # the boxes' own (reportlab's, fixed in invariant mode)
+        out.docinfo[key] = sources[0].docinfo[key]
+    register_ocgs(out)  # the die lines' groups keep their Usage (not printed); PDF/X-4 allows no /AS
+    buf = io.BytesIO()
+    out.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    return finish(buf.getvalue(), path, title, sheet_labels, subject="tuck boxes imposed for printing and die cutting",
+                  condition=output_condition(target))
+
+
+def write_sheets(deck: Deck, files: Sequence[BoxFiles], labels: Sequence[str], folder: Path, papers: Sequence[str],
+                 target: PrintTarget) -> list[Path]:
+    """Impose the boxes (grouped by flat size) on every paper they fit; one a sheet of a fitting size when none does."""
+    gid, written = deck.game.id, []
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, f in enumerate(files):
+        with pikepdf.open(f.print_pdf) as pdf:
+            box = pdf.pages[0].mediabox
+            groups.setdefault((round(float(box[2])), round(float(box[3]))), []).append(i)
+    for (w, h), members in groups.items():
+        names = [labels[i] for i in members]
+        suffix = "" if len(groups) == 1 else f"-{'-'.join(names)}"
+        sizes = [(paper, (get_sheet(paper).width, get_sheet(paper).height), get_sheet(paper).margin) for paper in papers]
+        if not any(min(sheet_fit(*size, margin, w, h)) for _, size, margin in sizes):
+            margin = sizes[0][2] if sizes else mm_to_pt(6.35)
+            size = (w + 2 * margin, h + 2 * margin)
+            sizes = [(f"{round(pt_to_mm(size[0]))}x{round(pt_to_mm(size[1]))}mm", size, margin)]
+        for paper, size, margin in sizes:
+            for kind, paths in (("", [files[i].print_pdf for i in members]), ("-braille", [files[i].plate for i in members])):
+                written.append(impose_boxes(paths, names, size, margin, folder / f"{gid}-boxes-{paper}{suffix}{kind}.pdf",
+                                            f"{deck.game.title}: tuck boxes{' (UV braille plate)' if kind else ''} on {paper}", target))
+    return [p for p in written if p is not None]
+
+
+#: Cabinet oblique projection of the folded box: the depth drawn at 45°, at half its length (cos 45° / 2 per axis).
+OBLIQUE = 0.5 * math.cos(math.radians(45))
+#: Brightness of the side and the lid in the folded proof (light from the upper left), the notch's shadow, the edge line.
+SIDE_LIGHT, LID_LIGHT = 0.78, 1.12
+NOTCH_SHADE, EDGE = (40, 40, 40, 255), (0, 0, 0, 90)
+
+
+def _panel(raster, rect) -> Image.Image:
+    """The pixels of a panel (a :class:`~pipeline.boxes.geometry.Rect` in mm) cut from the flat render."""
+    x0, y0 = raster.mm_to_px(rect.x, rect.y)
+    x1, y1 = raster.mm_to_px(rect.x + rect.w, rect.y + rect.h)
+    return raster.image.crop((round(x0), round(y0), round(x1), round(y1))).convert("RGBA")
+
+
+def folded_front(raster, plan: BoxPlan) -> Image.Image:
+    """The folded box seen from the front (cabinet oblique, :data:`OBLIQUE`): the front panel face on,
+    the right side receding to its right, the top lid above, each cut from the flat render ``raster``."""
+    line = plan.dieline
+    front, side, lid = _panel(raster, line.panels["front"]), _panel(raster, line.panels["side-right"]), _panel(raster, line.panels["top-lid"])
+    w, h, d = front.width, front.height, side.width
+    dy = OBLIQUE * d
+    size = (round(w + dy) + 1, round(h + dy) + 1)
+    out = Image.new("RGBA", size, (255, 255, 255, 0))
+    out.alpha_composite(front, (0, round(dy)))
+    # Output (x, y) -> panel (u, v). The side's u runs from the front's edge into the depth. The lid hangs
+    # from the back's top edge: seen from the front its u runs right to left and its tuck edge (v = 0) lies
+    # on the front's top edge, so its print shows turned half round, as on the folded box.
+    side_map = (1 / OBLIQUE, 0, -w / OBLIQUE, 1, 1, -dy - w)
+    lid_map = (-1, -1, w + dy, 0, -1 / OBLIQUE, dy / OBLIQUE)
+    for panel, mapping, light in ((side, side_map, SIDE_LIGHT), (lid, lid_map, LID_LIGHT)):
+        lit = ImageEnhance.Brightness(panel.convert("RGB")).enhance(light).convert("RGBA")  # alpha stays opaque
+        out.alpha_composite(lit.transform(size, Image.Transform.AFFINE, mapping, resample=Image.Resampling.BICUBIC,
+                                          fillcolor=(255, 255, 255, 0)))
+    # The thumb notch shows the shadowed inside; a hairline marks the front's edges.
+    notch = plan.dieline.panels["front"]
+    r = max(p[1] for p in line.cut if notch.x < p[0] < notch.x + notch.w and notch.y < p[1] < notch.y + notch.h) - notch.y
+    scale = raster.px_per_mm
+    draw = ImageDraw.Draw(out)
+    cx, top = w / 2, dy
+    draw.pieslice((cx - r * scale, top - r * scale, cx + r * scale, top + r * scale), 0, 180, fill=NOTCH_SHADE)
+    draw.rectangle((0, round(dy), w - 1, round(dy) + h - 1), outline=EDGE)
+    return out
+
+
+def render_printed(pdf: Path, dpi: float) -> PageRaster:
+    """Page 1 of ``pdf`` rendered by PDFium as for printing (``FPDF_PRINTING``: optional content that
+    does not print, the die lines, is left out), with the trim's place on the image."""
+    with open_document(pdf) as doc:
+        page = doc[0]
+        width, height = page.get_size()
+        left, bottom, right, top = page.get_trimbox()
+        image = page.render(scale=dpi / 72, extra_flags=pdfium_c.FPDF_PRINTING).to_pil().convert("RGB")
+    return PageRaster(image, dpi, (left * dpi / 72, (height - top) * dpi / 72), (right - left, top - bottom))
+
+
+def write_proofs(plan: BoxPlan, merged_pdf: Path, folder: Path, stem: str) -> list[Path]:
+    """The flat proof (whole bled page, :data:`FLAT_DPI`) and the folded front (:func:`folded_front`, :data:`FRONT_DPI`)."""
+    flat = render_page(merged_pdf, 0, dpi=FLAT_DPI)
+    paths = [write_bytes(folder / f"{stem}-flat.png", png_bytes(flat.image))]
+    front = folded_front(render_printed(merged_pdf, FRONT_DPI), plan)  # a folded box shows no die lines
+    paths.append(write_bytes(folder / f"{stem}-front.png", png_bytes(front)))
+    return paths
+
+
+def qr_box_pt(plan: BoxPlan, bleed_pt: float) -> tuple[float, float, float, float]:
+    """The box's QR box (quiet zone included) as PDF ``(x, y, w, h)`` pt on its page."""
+    qr, height = plan.qr, plan.dieline.size[1]
+    return (bleed_pt + mm_to_pt(qr.x), bleed_pt + mm_to_pt(height - qr.y - qr.h), mm_to_pt(qr.w), mm_to_pt(qr.h))
+
+
+def verify_box_qr(plan: BoxPlan, print_pdf: Path, bleed_pt: float, dpi: int = 300) -> list[Finding]:
+    """BX007 unless the QR box of ``print_pdf`` decodes at ``dpi`` to exactly the box's quickstart URL."""
+    texts = decode_qr(print_pdf, 0, qr_box_pt(plan, bleed_pt), dpi)
+    if texts == [plan.url]:
+        return []
+    got = ", ".join(repr(t) for t in texts) or "nothing"
+    return [QR_NO_DECODE.finding(f"box {plan.box_id!r}: the QR decodes at {dpi} dpi to {got}, expected {plan.url!r}",
+                                 Location(str(print_pdf)), "keep the QR box clear of other print")]
+
+
+def write_boxes(deck: Deck, folder: Path, profile: GeometryProfile, target: PrintTarget, printer: UvPrinter,
+                spot: str, papers: Sequence[str]) -> BoxesResult:
+    """Every box of the game's ``packaging`` into ``folder`` (module docs). A game without packaging writes nothing."""
+    plans, findings = plan_boxes(deck, profile)
+    packaging = deck.game.packaging
+    if not plans or packaging is None:
+        return BoxesResult((), {}, tuple(findings))
+    caliper, clearance = pt_to_mm(packaging.caliper), pt_to_mm(packaging.clearance)
+    paths: list[Path] = []
+    boxes: dict[str, BoxFiles] = {}
+    for plan in plans:
+        files = write_box(plan, folder, deck.game.id, target, printer, spot, deck.game.card.bleed, deck.game.title, caliper, clearance)
+        boxes[plan.box_id] = files
+        paths += files.paths
+        merged = next(p for p in files.paths if p.name.endswith("-print+braille.pdf"))
+        paths += write_proofs(plan, merged, folder, f"{deck.game.id}-box-{plan.box_id}")
+        findings += list(files.findings) + verify_box_qr(plan, files.print_pdf, deck.game.card.bleed)
+    paths += write_sheets(deck, list(boxes.values()), list(boxes), folder / "sheets", papers, target)
+    return BoxesResult(tuple(paths), boxes, tuple(findings))
