@@ -7,21 +7,40 @@ manifest), so the new manifest and report describe the whole output folder.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 from pathlib import Path
 
-from engine.findings import Finding
+from engine.findings import Finding, Location
 from pipeline.build.manifest import MANIFEST, read_manifest
 from pipeline.build.report import finding_from_dict
 from pipeline.build.stages import FAMILIES, FOLDERS
 
 
-def findings_of_other_stages(final: Path, running: list[str]) -> list[Finding]:
-    """The previous build's findings (in ``final``) of the stages not in ``running``, whose files are kept."""
+def findings_of_other_stages(final: Path, running: list[str], game_dir: str | Path | None = None) -> list[Finding]:
+    """The previous build's findings (in ``final``) of the stages not in ``running``, whose files are kept.
+
+    The manifest names files portably (:func:`pipeline.build.report.portable_findings`): an output
+    file relative to the game's output folder (``sheets/mini-letter-fronts.pdf``), a data file
+    relative to the game folder's parent (``mini/cards.yaml``). With ``game_dir`` given, each is
+    anchored back where it lies, so the new manifest names it as the previous one did (read as
+    they stand, the output files were named relative to the working directory: ``../x/sheets/…``).
+    """
     previous = read_manifest(final) or {}
     kept = tuple(fam for stage, fams in FAMILIES.items() if stage not in running for fam in fams)
-    return [finding_from_dict(d) for d in previous.get("findings", []) if d["code"].startswith(kept)] if kept else []
+    found = [finding_from_dict(d) for d in previous.get("findings", []) if d["code"].startswith(kept)] if kept else []
+    if game_dir is None:
+        return found
+    outputs, data_root = set(FOLDERS.values()), Path(game_dir).resolve().parent
+
+    def anchor(loc: Location) -> Location:
+        if not loc.file or Path(loc.file).is_absolute():
+            return loc
+        base = final if Path(loc.file).parts[0] in outputs else data_root
+        return dataclasses.replace(loc, file=str(base / loc.file))
+
+    return [dataclasses.replace(f, location=anchor(f.location), related=tuple(anchor(r) for r in f.related)) for f in found]
 
 
 def keep_other_outputs(final: Path, staging: Path, running: list[str]) -> None:

@@ -77,7 +77,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
     if settings.only:
         running = stages_to_run(settings.only)
         keep_other_outputs(final, staging, running)
-        kept_findings = findings_of_other_stages(final, running)
+        kept_findings = findings_of_other_stages(final, running, game_dir)
     try:
         with staging_writes():
             findings = _run_stages(job, game_id, report)
