@@ -22,6 +22,7 @@ from typing import Iterator
 
 from engine.checks.common import at, capped, rulebook_of
 from engine.checks.rulebook_terms import _DEFINITION, _key, _vocabulary
+from engine.checks.textscan import lines_with
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
@@ -91,7 +92,8 @@ def variants_of(rb: Rulebook, bare: dict[str, str]) -> dict[str, list[Variant]]:
     seen: set[tuple[str, int, int, str]] = set()
     toc_lines = {e.line.number for e in rb.toc()}
     patterns = _patterns(bare)
-    for ln in rb.lines:
+    anchors = tuple(dict.fromkeys(w.lower().split()[0] for w in bare.values() if w.split()))
+    for ln in lines_with(rb, *anchors) if anchors else ():  # lines naming no keyword have no variant
         if ln.number in toc_lines or (ln.heading and ln.body.isupper()):
             continue
         for key, variant in _line_variants(ln, patterns, bare):
