@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
 
 from engine.numberwords import NUMBER, to_int  # noqa: F401  (the claims read numbers through the reader)
@@ -42,6 +41,20 @@ _SECTION_NUMBER = re.compile(r"^\s*(?:(?:chapter|section|part)\s+\d{1,2}[.):]?|\
 #: (one space is part of the title: "Section 1").
 _PAGE_NUMBER = re.compile(r"(?:\s*(?:[.·…_]\s*){2,}|\s{2,})\d{1,4}\s*$")
 _LEADERS = re.compile(r"(?:[.·…_]\s*){2,}\d{1,4}\s*$")
+
+class _once:
+    """A property worked out on first use and then kept in the instance (``functools.cached_property``
+    takes a lock on every first use in Python 3.11, which costs more than the value for a line)."""
+
+    def __init__(self, compute) -> None:
+        self.compute, self.name, self.__doc__ = compute, compute.__name__, compute.__doc__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.compute(obj)  # read from the instance from now on
+        return value
+
 
 class RulebookError(OSError):
     """A rulebook file that cannot be used as text (binary, or larger than MAX_RULEBOOK_BYTES)."""
@@ -103,12 +116,17 @@ class Paragraph:
         """The paragraph's first line."""
         return self.spans[0][1]
 
-    @cached_property
+    @_once
     def lowered(self) -> str:
         """``text`` lower-cased (once: many checks test it for their words)."""
         return self.text.lower()
 
-    @cached_property
+    @_once
+    def scans(self) -> dict[tuple[str, ...], list[tuple[int, int]]]:
+        """Sentence windows found in ``text`` per anchor words (see :func:`engine.checks.textscan.windows`)."""
+        return {}
+
+    @_once
     def breaks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Where ``text``'s sentences break (found once): the offsets of each break's end mark,
         and of the next sentence's start."""

@@ -45,15 +45,16 @@ _TRIES = re.compile(rf"\b(?P<n>{NUMBER})\s+(?:chances|tries|attempts|rolls|goes)
 
 def _stated(sentence: str) -> tuple[Fraction, Fraction, str] | None:
     """The stated chance, the tolerance it is read with, and its words; None when there is none."""
-    m = _PERCENT.search(sentence)
+    low = sentence.lower()  # each pattern below needs a literal: test for it first (cheap)
+    m = _PERCENT.search(sentence) if "%" in low or "cent" in low else None
     if m:
         digits = len(m.group("dec") or "")
         return Fraction(m.group("p")) / 100, Fraction(1, 2 * 100 * 10**digits), m.group(0)
-    m = _WORD_CHANCE.search(sentence)
+    m = _WORD_CHANCE.search(sentence) if "time" in low else None
     if m:
         return _WORDS[" ".join(m.group("w").lower().split())], Fraction(1, 200), m.group(0)
-    for rx in (_SLASH, _IN):
-        m = rx.search(sentence)
+    for rx, anchor in ((_SLASH, "/"), (_IN, "in")):
+        m = rx.search(sentence) if anchor in low else None
         if m and to_int(m.group("a")) and to_int(m.group("b")):
             return Fraction(to_int(m.group("a")), to_int(m.group("b"))), Fraction(1, 200), m.group(0)
     return None

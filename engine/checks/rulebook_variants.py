@@ -47,14 +47,15 @@ def _bare(body: str, rx: re.Pattern) -> Iterator[re.Match]:
             yield m
 
 
-def _patterns(bare: dict[str, str]) -> list[tuple[str, str, re.Pattern, re.Pattern, re.Pattern]]:
-    """Per keyword, compiled once: (key, word, quoted, other case, bare)."""
+def _patterns(bare: dict[str, str]) -> list[tuple[str, str, str, re.Pattern, re.Pattern, re.Pattern]]:
+    """Per keyword, compiled once: (key, word, its first word lower-cased, quoted, other case, bare)."""
     out = []
     for key, word in bare.items():
         pattern = re.escape(word).replace(r"\ ", r"[ -]")
         out.append((
             key,
             word,
+            (word.lower().split() or [""])[0],
             re.compile(rf"[“\"‘](?P<w>{pattern})[,.]?[”\"’]"),
             re.compile(rf"(?<![\w-])(?P<w>{pattern})!", re.I),
             re.compile(rf"(?<![\w“\"‘'!-])(?P<w>{pattern})(?![\w!’'”\"-])"),
@@ -65,8 +66,8 @@ def _patterns(bare: dict[str, str]) -> list[tuple[str, str, re.Pattern, re.Patte
 def _line_variants(ln: Line, patterns, bare: dict[str, str]) -> Iterator[tuple[str, Variant]]:
     body = ln.body
     lowered = body.lower()
-    for key, word, quoted, cased, plain in patterns:
-        if word.lower().split()[0] not in lowered:
+    for key, word, first, quoted, cased, plain in patterns:
+        if first not in lowered:
             continue  # cheap test first: most lines name no keyword
         for m in quoted.finditer(body):
             yield key, (ln, ln.start + m.start("w") + 1, f"“{m.group('w')}”")
@@ -76,7 +77,8 @@ def _line_variants(ln: Line, patterns, bare: dict[str, str]) -> Iterator[tuple[s
         if not _DEFINITION.match(body.strip()):
             for m in _bare(body, plain):
                 yield key, (ln, ln.start + m.start("w") + 1, m.group("w"))
-    if sum(1 for w in _CAPWORD.findall(body) if w.lower() in bare) < 3:
+    folded = body.casefold()
+    if sum(folded.count(k) for k in bare if " " not in k) < 3 or sum(1 for w in _CAPWORD.findall(body) if w.lower() in bare) < 3:
         return  # a list of keywords needs three of them on the line
     for m in _LIST.finditer(body):
         items = re.findall(r"\b[A-Z][a-z]+\b", m.group(0))
@@ -92,7 +94,7 @@ def variants_of(rb: Rulebook, bare: dict[str, str]) -> dict[str, list[Variant]]:
     seen: set[tuple[str, int, int, str]] = set()
     toc_lines = {e.line.number for e in rb.toc()}
     patterns = _patterns(bare)
-    anchors = tuple(dict.fromkeys(w.lower().split()[0] for w in bare.values() if w.split()))
+    anchors = tuple(dict.fromkeys(first for _, _, first, _, _, _ in patterns if first))
     for ln in lines_with(rb, *anchors) if anchors else ():  # lines naming no keyword have no variant
         if ln.number in toc_lines or (ln.heading and ln.body.isupper()):
             continue

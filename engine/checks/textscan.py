@@ -113,11 +113,22 @@ def _span(p: Paragraph, k: int) -> tuple[int, int]:
 
 def windows(p: Paragraph, *words: str) -> list[tuple[int, int]]:
     """``(start, end)`` offsets in ``p.text`` of each run of consecutive sentences holding any of
-    ``words`` (lower-case literals); the whole text when lower-casing changes its length."""
+    ``words`` (lower-case literals); the whole text when lower-casing changes its length.
+    Worked out once per paragraph and words (several patterns share an anchor)."""
     low = p.lowered
-    if not any(w in low for w in words):
-        return []
-    if len(low) != len(p.text):
+    for w in words:
+        if w in low:
+            break
+    else:
+        return []  # the common case, kept cheap
+    found = p.scans.get(words)
+    if found is None:
+        found = p.scans[words] = _windows(p, words)
+    return found
+
+
+def _windows(p: Paragraph, words: tuple[str, ...]) -> list[tuple[int, int]]:
+    if len(p.lowered) != len(p.text):
         return [(0, len(p.text))]
     out: list[tuple[int, int]] = []
     last = -2
