@@ -72,6 +72,9 @@ _WHOLE_GAME = re.compile(r"\b(?:deck|game)\s+total\b|\bin\s+total\b")
 _PER_CLASS_OR_COPIES = re.compile(r"\b(?:per\s+(?:class|faction)|cop(?:y|ies))\b", re.I)
 _PER_CLASS_AFTER = re.compile(r"\s*(?:per|in\s+each|for\s+each)\s+(?:class|faction)", re.I)
 _ITEM_NUMBER = re.compile(r"(\d+)x?\s+(.*)")
+#: Fast first tests on the lower-cased text (they start with a literal): "26 cards: …", "classes: …".
+_CARDS_COLON = re.compile(r"cards\b(?:\s+in\s+(?:all|total))?\s*:")
+_CLASSES_COLON = re.compile(r"(?:class|faction)(?:es|s)?\s*:")
 #: The words every match of each total phrasing holds (its anchor, see engine.checks.textscan).
 _TOTAL_ANCHORS = ("total", "total", "(all", "consist")
 
@@ -228,7 +231,7 @@ def _bullet_lists(rb: Rulebook) -> list[ComponentList]:
 def _sentence_lists(rb: Rulebook) -> list[ComponentList]:
     out: list[ComponentList] = []
     for p in paragraphs_with(rb, "cards"):
-        if ":" not in p.text:
+        if ":" not in p.text or not _CARDS_COLON.search(p.lowered):
             continue
         for m in (m for start, end in windows(p, "cards") for m in _SENTENCE_LIST.finditer(p.text, start, end)):
             items: list[tuple[Line, int, str]] = []
@@ -292,7 +295,7 @@ def class_lists(rb: Rulebook) -> list[ClassList]:
 def _class_lists(rb: Rulebook) -> list[ClassList]:
     out = []
     for p in paragraphs_with(rb, "class", "faction"):
-        if ":" not in p.text:
+        if ":" not in p.text or not _CLASSES_COLON.search(p.lowered):
             continue
         for m in (m for start, end in windows(p, "class", "faction") for m in _CLASS_LIST.finditer(p.text, start, end)):
             names: list[tuple[str, Line, int]] = []

@@ -179,6 +179,7 @@ def die_mentions(rb: Rulebook) -> list[DieMention]:
 
 def _die_mentions(rb: Rulebook) -> list[DieMention]:
     out: list[DieMention] = []
+    sections: dict[int, tuple[int, Line] | None] = {}  # per heading line: the die it is about
     for ln in lines_with(rb, *DIE_ANCHORS, "sided"):  # "D6", "six-sided die"
         for m in _DIE.finditer(ln.body):
             faces = int(m.group("f")) if m.group("f") else to_int(m.group("g"))
@@ -187,9 +188,10 @@ def _die_mentions(rb: Rulebook) -> list[DieMention]:
             section = None
             head = rb.heading_before(ln.number)
             if head is not None and head is not ln:
-                hm = _DIE.search(head.body)
-                if hm:
-                    section = (int(hm.group("f")) if hm.group("f") else to_int(hm.group("g")) or 0, head)
+                if head.number not in sections:
+                    hm = _DIE.search(head.body)
+                    sections[head.number] = (int(hm.group("f")) if hm.group("f") else to_int(hm.group("g")) or 0, head) if hm else None
+                section = sections[head.number]
             out.append(DieMention(faces, m.group(0), ln, ln.start + m.start() + 1, section, in_contents(rb, ln)))
     return out
 
