@@ -16,7 +16,7 @@ so a finding can point at ``rulebook.md:12:5``; :mod:`engine.checks.claims` read
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.numberwords import NUMBER, to_int  # noqa: F401  (the claims read numbers through the reader)
@@ -76,16 +76,17 @@ class Line:
     start: int
     indent: int | None
     heading: bool
+    #: True for an empty (or whitespace-only) line; set once when the line is made (every loop asks).
+    blank: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "blank", not self.body.strip())
 
     @property
     def bullet(self) -> bool:
         """True for a list item."""
         return self.indent is not None
 
-    @property
-    def blank(self) -> bool:
-        """True for an empty (or whitespace-only) line."""
-        return not self.body.strip()
 
 
 @dataclass(frozen=True)
