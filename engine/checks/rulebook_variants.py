@@ -52,13 +52,16 @@ def _patterns(bare: dict[str, str]) -> list[tuple[str, str, str, re.Pattern, re.
     out = []
     for key, word in bare.items():
         pattern = re.escape(word).replace(r"\ ", r"[ -]")
+        # The look-behinds follow the word's first letter ("R(?<![\w-]R)ally" is "(?<![\w-])Rally"):
+        # a pattern starting with a letter is found by skipping to it, not tried at every position.
+        c, rest = re.escape(word[:1]), re.escape(word[1:]).replace(r"\ ", r"[ -]")
         out.append((
             key,
             word,
             (word.lower().split() or [""])[0],
             re.compile(rf"[“\"‘](?P<w>{pattern})[,.]?[”\"’]"),
-            re.compile(rf"(?<![\w-])(?P<w>{pattern})!", re.I),
-            re.compile(rf"(?<![\w“\"‘'!-])(?P<w>{pattern})(?![\w!’'”\"-])"),
+            re.compile(rf"(?P<w>{c}(?<![\w-]{c}){rest})!", re.I),
+            re.compile(rf"(?P<w>{c}(?<![\w“\"‘'!-]{c}){rest})(?![\w!’'”\"-])"),
         ))
     return out
 

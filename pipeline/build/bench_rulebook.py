@@ -162,9 +162,9 @@ def _run(args: list[str]) -> tuple[float, float, int, str]:
     return time.perf_counter() - start, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status), output
 
 
-def time_checks(game: Path, rulebook: Path) -> dict:
-    """In this process: CPU seconds to read ``rulebook`` and to run every RB check on ``game``;
-    ``{"read": s, "checks": s, "findings": n}``."""
+def time_checks(game: Path, rulebook: Path, runs: int = 2) -> dict:
+    """In this process: CPU seconds to read ``rulebook`` and to run every RB check on ``game``,
+    the best of ``runs`` (a shared machine only ever adds time); ``{"read": s, "checks": s, "findings": n}``."""
     import engine.checks  # noqa: F401  (registers the checks)
     from engine.checks import run_checks
     from engine.load import load_game
@@ -172,11 +172,16 @@ def time_checks(game: Path, rulebook: Path) -> dict:
     from engine.rulebook import Rulebook
 
     deck = load_game(game)
-    start = time.process_time()
-    rb = Rulebook.read(rulebook)
-    read = time.process_time()
-    findings = run_checks(deck, CheckContext(rulebook=rb), Selection(select=("RB",)))
-    return {"read": read - start, "checks": time.process_time() - read, "findings": len(findings)}
+    best = {"read": float("inf"), "checks": float("inf"), "findings": 0}
+    for _ in range(runs):
+        start = time.process_time()
+        rb = Rulebook.read(rulebook)
+        read = time.process_time()
+        findings = run_checks(deck, CheckContext(rulebook=rb), Selection(select=("RB",)))
+        done = time.process_time()
+        if done - start < best["read"] + best["checks"]:
+            best = {"read": read - start, "checks": done - read, "findings": len(findings)}
+    return best
 
 
 def _verdict(seconds: float) -> str:
