@@ -16,8 +16,10 @@ so a finding can point at ``rulebook.md:12:5``; :mod:`engine.checks.claims` read
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+
+from engine.numberwords import NUMBER, to_int  # noqa: F401  (the claims read numbers through the reader)
 
 #: Refuse files larger than this (bytes): a rulebook is text, not an archive.
 MAX_RULEBOOK_BYTES = 5_000_000
@@ -29,6 +31,10 @@ _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)|`")
 _SENTENCE_END = re.compile(r"[.!?;,]['\"”’)\]]*$")
 _TOC = re.compile(r"^(?:table of contents|contents|toc)\s*:?$", re.I)
+_ENDS_SENTENCE = re.compile(r"[.!?:]['\"”’)\]]*\s*$")  # a line a paragraph does not run on after
+_STARTS_NUMBERED = re.compile(r"^\s*\(?\d")
+#: Between two sentences: an end mark (and closing quotes), space, and a capital or opening quote.
+SENTENCE_BREAK = re.compile(r"[.!?]['\"”’)]*\s+(?=[A-Z“\"‘(])")
 #: A section number before a title: "1.", "2)", "3.1", "Chapter 4:", "Section 2 -".
 _SECTION_NUMBER = re.compile(r"^\s*(?:(?:chapter|section|part)\s+\d{1,2}[.):]?|\d{1,2}(?:\.\d{1,2})*[.)]|\d{1,2}(?:\.\d{1,2})+)(?:\s*[-–—:])?\s+(?=\S)", re.I)
 #: A contents line's page number, after dot leaders or two spaces: "Setup ........ 4", "Setup    4"
@@ -36,54 +42,18 @@ _SECTION_NUMBER = re.compile(r"^\s*(?:(?:chapter|section|part)\s+\d{1,2}[.):]?|\
 _PAGE_NUMBER = re.compile(r"(?:\s*(?:[.·…_]\s*){2,}|\s{2,})\d{1,4}\s*$")
 _LEADERS = re.compile(r"(?:[.·…_]\s*){2,}\d{1,4}\s*$")
 
-_NUMBER_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
-    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
-    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
-    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
-}
-def _trie(words: list[str]) -> str:
-    """A regular expression matching any of ``words``, as a trie ("t(?:en|w(?:o|elve))"), so
-    the engine tries one branch per letter instead of every word at every position."""
-    tree: dict = {}
-    for w in words:
-        node = tree
-        for ch in w:
-            node = node.setdefault(ch, {})
-        node[""] = {}
+class _once:
+    """A property worked out on first use and then kept in the instance (``functools.cached_property``
+    takes a lock on every first use in Python 3.11, which costs more than the value for a line)."""
 
-    def emit(node: dict) -> str:
-        branches = [re.escape(ch) + emit(child) if ch else "" for ch, child in sorted(node.items(), key=lambda kv: kv[0] == "")]
-        if len(branches) == 1:
-            return branches[0]
-        optional = "" in node
-        body = "|".join(b for b in branches if b)
-        return f"(?:{body})?" if optional else f"(?:{body})"
+    def __init__(self, compute) -> None:
+        self.compute, self.name, self.__doc__ = compute, compute.__name__, compute.__doc__
 
-    return emit(tree)
-
-
-_TENS = _trie([w for w, n in _NUMBER_WORDS.items() if n >= 20 and n % 10 == 0 and n < 100])
-_UNITS = _trie([w for w, n in _NUMBER_WORDS.items() if 1 <= n <= 9])
-_WORD = _trie(list(_NUMBER_WORDS))
-#: A number written with digits or in English words: "12", "twelve", "twenty-six", "one hundred".
-NUMBER = rf"(?:\d+|(?=[a-z])(?:{_TENS}[- ]{_UNITS}\b|{_UNITS}\s+hundred\b|{_WORD}\b))"
-
-
-def to_int(token: str) -> int | None:
-    """``"12"`` → 12, ``"twelve"`` → 12, ``"twenty-six"`` → 26, ``"one hundred"`` → 100, ``"2x"`` → 2;
-    None when the token is not a number."""
-    token = " ".join(token.strip().lower().replace("-", " ").split())
-    if token.rstrip("x").isdigit():
-        return int(token.rstrip("x"))
-    parts = token.split()
-    if len(parts) == 2 and parts[1] == "hundred" and parts[0] in _NUMBER_WORDS:
-        return _NUMBER_WORDS[parts[0]] * 100
-    if len(parts) == 2 and all(p in _NUMBER_WORDS for p in parts):
-        tens, unit = _NUMBER_WORDS[parts[0]], _NUMBER_WORDS[parts[1]]
-        return tens + unit if tens % 10 == 0 and tens >= 20 and 1 <= unit <= 9 else None
-    return _NUMBER_WORDS.get(token) if len(parts) == 1 else None
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.compute(obj)  # read from the instance from now on
+        return value
 
 
 class RulebookError(OSError):
@@ -106,16 +76,17 @@ class Line:
     start: int
     indent: int | None
     heading: bool
+    #: True for an empty (or whitespace-only) line; set once when the line is made (every loop asks).
+    blank: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "blank", not self.body.strip())
 
     @property
     def bullet(self) -> bool:
         """True for a list item."""
         return self.indent is not None
 
-    @property
-    def blank(self) -> bool:
-        """True for an empty (or whitespace-only) line."""
-        return not self.body.strip()
 
 
 @dataclass(frozen=True)
@@ -146,6 +117,23 @@ class Paragraph:
         """The paragraph's first line."""
         return self.spans[0][1]
 
+    @_once
+    def lowered(self) -> str:
+        """``text`` lower-cased (once: many checks test it for their words)."""
+        return self.text.lower()
+
+    @_once
+    def scans(self) -> dict[tuple[str, ...], list[tuple[int, int]]]:
+        """Sentence windows found in ``text`` per anchor words (see :func:`engine.checks.textscan.windows`)."""
+        return {}
+
+    @_once
+    def breaks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Where ``text``'s sentences break (found once): the offsets of each break's end mark,
+        and of the next sentence's start."""
+        found = [(m.start(), m.end()) for m in SENTENCE_BREAK.finditer(self.text)]
+        return tuple(a for a, _ in found), tuple(b for _, b in found)
+
 
 @dataclass(frozen=True)
 class TocEntry:
@@ -174,7 +162,7 @@ def _numbered_title(line: Line) -> bool:
     """True for a numbered line that reads as a section title: "1. Components", "2) Set Up"."""
     text = line.body.strip()
     return (
-        bool(re.match(r"^\s*\(?\d", line.raw))
+        bool(_STARTS_NUMBERED.match(line.raw))
         and 0 < len(text) <= 60
         and len(text.split()) <= 6
         and not _SENTENCE_END.search(text)
@@ -255,8 +243,8 @@ class Rulebook:
                 bm = _BULLET.match(raw)
                 if bm:
                     indent, start, body = len(bm.group(1)), bm.end(), raw[bm.end():]
-            if self.markdown:
-                body = _EMPHASIS.sub("", _LINK.sub(r"\1", body))
+            if self.markdown and ("](" in body or "*" in body or "_" in body or "`" in body):
+                body = _EMPHASIS.sub("", _LINK.sub(r"\1", body))  # markers only where there are some
             out.append(Line(i + 1, raw, body.rstrip(), start, indent, md_heading))
         return [self._plain_heading(out, i, self.markdown) for i in range(len(out))]
 
@@ -321,7 +309,7 @@ class Rulebook:
         text, spans = "", []
         for ln in self.lines:
             joins = spans and not ln.blank and not ln.bullet and not ln.heading and not spans[-1][1].heading
-            joins = joins and not re.search(r"[.!?:]['\"”’)\]]*\s*$", spans[-1][1].body)
+            joins = joins and not _ENDS_SENTENCE.search(spans[-1][1].body)
             if spans and not joins:
                 out.append(Paragraph(text, tuple(spans)))
                 text, spans = "", []

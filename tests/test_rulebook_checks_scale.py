@@ -76,3 +76,35 @@ def test_check_stats_prints_the_per_class_table():
         ["Coral", "8", "4", "37", "2"], ["Kelp", "8", "4", "37", "2"], ["Shell", "8", "4", "33", "2"]
     ]
     assert lines[start + 4] == "keyword effects not counted: Anchor!, Surge!, Tide!"
+
+
+def _work(copies: int) -> tuple[int, int]:
+    """(Python function calls, RB017 findings) of reading and checking ``copies`` copies of the
+    three Tidepool rulebooks and slips.md, each copy made distinct as the bench makes its chapters
+    (a part heading and a clause in each prose line), against the Tidepool data."""
+    import cProfile
+
+    from conftest import FIXTURES
+    from engine.checks.common import words
+    from engine.checks.textscan import _breaks
+    from pipeline.build.bench_rulebook import _varied
+
+    sources = [p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "rulebooks").iterdir())]
+    text = "".join(f"PART {k}\n\n{_varied(source, k)}\n\n" for k in range(1, copies + 1) for source in sources)
+    deck = load_game(GAMES / "tidepool")
+    words.cache_clear()
+    _breaks.cache_clear()  # no help from the run before
+    profile = cProfile.Profile()
+    profile.enable()
+    findings = run_checks(deck, CheckContext(rulebook=Rulebook.from_text(text, "many.txt")), Selection(select=("RB",)))
+    profile.disable()
+    return sum(entry.callcount for entry in profile.getstats()), sum(f.code == "RB017" for f in findings)
+
+
+def test_rulebook_checks_grow_linearly_with_the_text():
+    # A count of work, not a timing: the Python function calls of reading and checking twice the
+    # text. A rescan per claim (the quadratic paths of issue #24) makes the ratio about 4.
+    calls_10, odds_10 = _work(10)
+    calls_20, odds_20 = _work(20)
+    assert (odds_10, odds_20) == (60, 120)  # the six planted odds slips of every copy (two per Tidepool rulebook)
+    assert 1.9 <= calls_20 / calls_10 <= 2.1, (calls_10, calls_20)

@@ -20,12 +20,13 @@ expressions (one per phrasing, listed below) and returns located claims; the che
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Iterator
-from functools import lru_cache
 
+from engine.checks.textscan import lines_with, paragraphs_with, sentence_of, sentence_spans, sentences_with, windows
 from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, to_int
+
+__all__ = ["sentence_of", "sentence_spans"]  # re-exported: the checks read sentences through claims
 
 _F = re.I
 _SUBJ = r"(?P<subj>(?:[\w’'×”\"-]+\s+){0,3}?)"
@@ -56,14 +57,26 @@ _DEALS = (
     re.compile(rf"\beach\s+player\s+is\s+dealt\s+(?P<n>{NUMBER})\s+cards\b", _F),
 )
 _PLAYER_HEADING = re.compile(r"(?<![-–]\s)(?<![-–])\b(?P<p>\d)[\s-]*players?\b|\bplayers?\s*:\s*(?P<q>\d)\b(?!\s*[-–])", _F)
+#: "\bx" is written "x(?<!\wx)" (a word start, its first character first), which re finds
+#: three times faster: it skips to the character instead of trying every position.
 _PLAYERS = (
-    re.compile(r"\b(?P<a>\d{1,2})\s*[-–]\s*(?P<b>\d{1,2})\s*[- ]?players?\b", _F),
-    re.compile(r"\bplayers?\s*:\s*(?P<a>\d{1,2})\s*[-–]\s*(?P<b>\d{1,2})\b", _F),
-    re.compile(r"\bfor\s+(?P<a>\d{1,2})\s+to\s+(?P<b>\d{1,2})\s+players\b", _F),
+    re.compile(r"(?P<a>\d(?<!\w\d)\d?)\s*[-–]\s*(?P<b>\d{1,2})\s*[- ]?players?\b", _F),
+    re.compile(r"p(?<!\wp)layers?\s*:\s*(?P<a>\d{1,2})\s*[-–]\s*(?P<b>\d{1,2})\b", _F),
+    re.compile(r"f(?<!\wf)or\s+(?P<a>\d{1,2})\s+to\s+(?P<b>\d{1,2})\s+players\b", _F),
 )
 _CLASS_LIST = re.compile(rf"(?:\b(?P<n>{NUMBER})\s+(?:(?!of\b|{NUMBER}\s)[\w-]+\s+){{0,3}}?)?\b(?:classes|factions|class|faction)\s*:\s*(?P<names>[^.:;]+)", _F)
 _NAME_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*")
-_SENTENCE_BREAK = re.compile(r"[.!?]['\"”’)]*\s+(?=[A-Z“\"‘(])")
+_EACH_CLASS = re.compile(r"\b(?:each|every|per)\s+(?:class|faction)")
+_EACH_PLAYER = re.compile(r"\beach\s+player\b", re.I)
+_WHOLE_GAME = re.compile(r"\b(?:deck|game)\s+total\b|\bin\s+total\b")
+_PER_CLASS_OR_COPIES = re.compile(r"\b(?:per\s+(?:class|faction)|cop(?:y|ies))\b", re.I)
+_PER_CLASS_AFTER = re.compile(r"\s*(?:per|in\s+each|for\s+each)\s+(?:class|faction)", re.I)
+_ITEM_NUMBER = re.compile(r"(\d+)x?\s+(.*)")
+#: Fast first tests on the lower-cased text (they start with a literal): "26 cards: …", "classes: …".
+_CARDS_COLON = re.compile(r"cards\b(?:\s+in\s+(?:all|total))?\s*:")
+_CLASSES_COLON = re.compile(r"(?:class|faction)(?:es|s)?\s*:")
+#: The words every match of each total phrasing holds (its anchor, see engine.checks.textscan).
+_TOTAL_ANCHORS = ("total", "total", "(all", "consist")
 
 
 @dataclass(frozen=True)
@@ -111,42 +124,12 @@ class ClassList:
     text: str
 
 
-@lru_cache(maxsize=4096)
-def _breaks(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Sentence breaks of ``text``, found once per text: (break starts, break ends)."""
-    found = [(m.start(), m.end()) for m in _SENTENCE_BREAK.finditer(text)]
-    return tuple(a for a, _ in found), tuple(b for _, b in found)
-
-
 def class_sentences(rb) -> Iterator[tuple[object, int, str]]:
-    """Every sentence of the rulebook's paragraphs that speak of classes or factions, as
-    ``(paragraph, start offset in the paragraph, sentence text)``."""
-    for p in rb.paragraphs():
-        lowered = p.text.lower()
-        if "class" not in lowered and "faction" not in lowered:
-            continue
-        for s, e in sentence_spans(p.text):
+    """Every sentence of the rulebook that speaks of classes or factions (holds "class" or
+    "faction"), as ``(paragraph, start offset in the paragraph, sentence text)``."""
+    for p in paragraphs_with(rb, "class", "faction"):
+        for s, e in sentences_with(p, "class", "faction"):
             yield p, s, p.text[s:e]
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """``(start, end)`` of every sentence of ``text``, in order."""
-    starts, ends = _breaks(text)
-    bounds = [0, *ends]
-    tails = [a + 1 for a in starts] + [len(text)]
-    return list(zip(bounds, tails))
-
-
-def sentence_of(text: str, offset: int) -> str:
-    """The sentence of ``text`` holding character ``offset`` (breaks found once per text, then a bisection)."""
-    starts, ends = _breaks(text)
-    i = bisect_right(ends, offset)  # breaks wholly before the offset
-    start = ends[i - 1] if i else 0
-    j = bisect_left(starts, offset, lo=max(i - 1, 0))
-    while j < len(starts) and ends[j] <= offset:
-        j += 1
-    end = starts[j] + 1 if j < len(starts) else len(text)
-    return text[start:end]
 
 
 def in_contents(rb: Rulebook, line: Line) -> bool:
@@ -168,45 +151,45 @@ def _claim(kind: str, n: int, p: Paragraph, m: re.Match, group: str = "n", **ext
 def count_claims(rb: Rulebook) -> list[Claim]:
     """Every stated card count (cards, unique, copies) in reading order."""
     out: list[Claim] = []
-    for p in rb.paragraphs():
-        if "card" not in p.text.lower():
-            continue  # every phrasing read here counts cards
+    for p in paragraphs_with(rb, "card"):  # every phrasing read here counts cards
         taken: list[tuple[int, int]] = []
 
         def free(m: re.Match) -> bool:
             return not any(a < m.end() and m.start() < b for a, b in taken)
 
         def each(m: re.Match) -> bool:
-            s = sentence_of(p.text, m.start()).lower()
-            return bool(re.search(r"\b(?:each|every|per)\s+(?:class|faction)", s))
+            return bool(_EACH_CLASS.search(sentence_of(p.text, m.start()).lower()))
 
-        lowered = p.text.lower()
-        for m in (_COPIES_OF_UNIQUE.finditer(p.text) if "unique" in lowered else ()):
+        def matches(rx: re.Pattern, *anchors: str) -> Iterator[re.Match]:
+            for start, end in windows(p, *anchors):  # only the sentences holding the anchor
+                yield from rx.finditer(p.text, start, end)
+
+        low = p.lowered
+        unique, of_class = "unique" in low, "class" in low or "faction" in low  # most paragraphs have neither
+        for m in matches(_COPIES_OF_UNIQUE, "unique") if unique else ():
             subj, e = m.group("subj").strip(), each(m)
             out.append(_claim("copies", to_int(m.group("copies")), p, m, "copies", subject=subj, each=e))
             out.append(_claim("unique", to_int(m.group("unique")), p, m, "unique", subject=subj, each=e))
             taken.append(m.span())
-        for m in (_UNIQUE.finditer(p.text) if "unique" in lowered else ()):
+        for m in matches(_UNIQUE, "unique") if unique else ():
             if free(m):
                 out.append(_claim("unique", to_int(m.group("n")), p, m, subject=m.group("subj").strip(), each=each(m)))
                 taken.append(m.span())
-        for rx in (_PER_CLASS, _EACH_CONTAINS) if "class" in lowered or "faction" in lowered else ():
-            for m in rx.finditer(p.text):
+        for rx in (_PER_CLASS, _EACH_CONTAINS) if of_class else ():
+            for m in matches(rx, "class", "faction"):
                 if free(m):
                     out.append(_claim("cards", to_int(m.group("n")), p, m, each=True))
                     taken.append(m.span())
-        for rx in _TOTALS if "total" in lowered or "all " in lowered or "consist" in lowered else ():
-            for m in rx.finditer(p.text):
-                if free(m) and not re.search(r"\beach\s+player\b", sentence_of(p.text, m.start()), re.I):
-                    sentence = sentence_of(p.text, m.start()).lower()
-                    whole = bool(re.search(r"\b(?:deck|game)\s+total\b|\bin\s+total\b", sentence))
+        for rx, anchor in zip(_TOTALS, _TOTAL_ANCHORS) if "total" in low or "(all" in low or "consist" in low else ():
+            for m in matches(rx, anchor):
+                if free(m) and not _EACH_PLAYER.search(sentence_of(p.text, m.start())):
+                    whole = bool(_WHOLE_GAME.search(sentence_of(p.text, m.start()).lower()))
                     out.append(_claim("cards", to_int(m.group("n")), p, m, subject=m.group("subj").strip(), total=whole))
                     taken.append(m.span())
         if p.first.bullet and in_contents(rb, p.first):
             m = _ITEM_CARDS.match(p.text) or _ITEM_NOUN.match(p.text)
-            if m and free(m) and not re.search(r"\b(?:per\s+(?:class|faction)|cop(?:y|ies))\b", m.group(0), re.I):
-                rest = p.text[m.end():].lower()
-                if not re.match(r"\s*(?:per|in\s+each|for\s+each)\s+(?:class|faction)", rest):
+            if m and free(m) and not _PER_CLASS_OR_COPIES.search(m.group(0)):
+                if not _PER_CLASS_AFTER.match(p.text, m.end()):
                     out.append(_claim("cards", int(m.group("n")), p, m, subject=m.group("subj").strip(), total=True))
     return sorted(out, key=lambda c: (c.line.number, c.column))
 
@@ -220,13 +203,13 @@ def component_lists(rb: Rulebook) -> list[ComponentList]:
 def _bullet_lists(rb: Rulebook) -> list[ComponentList]:
     out: list[ComponentList] = []
     lines = rb.lines
-    for i, ln in enumerate(lines):
+    for ln in lines_with(rb, "card"):  # a stated total counts cards
         m = _LIST_TOTAL.match(ln.body.strip()) if not ln.bullet else None
         if not m:
             continue
         items: list[tuple[Line, int, str]] = []
         least: int | None = None  # the items' indentation, kept as they are read
-        for k in range(i + 1, len(lines)):
+        for k in range(ln.number, len(lines)):  # the lines after it (numbers are 1-based)
             nxt = lines[k]
             if nxt.blank:
                 if items:
@@ -236,7 +219,7 @@ def _bullet_lists(rb: Rulebook) -> list[ComponentList]:
                 break
             if least is not None and (nxt.indent or 0) > least:
                 continue  # a nested note under an item
-            num = re.match(r"(\d+)x?\s+(.*)", nxt.body.strip())
+            num = _ITEM_NUMBER.match(nxt.body.strip())
             if num:
                 items.append((nxt, int(num.group(1)), num.group(2)))
                 least = min(least if least is not None else nxt.indent or 0, nxt.indent or 0)
@@ -247,10 +230,10 @@ def _bullet_lists(rb: Rulebook) -> list[ComponentList]:
 
 def _sentence_lists(rb: Rulebook) -> list[ComponentList]:
     out: list[ComponentList] = []
-    for p in rb.paragraphs():
-        if ":" not in p.text or "cards" not in p.text.lower():
+    for p in paragraphs_with(rb, "cards"):
+        if ":" not in p.text or not _CARDS_COLON.search(p.lowered):
             continue
-        for m in _SENTENCE_LIST.finditer(p.text):
+        for m in (m for start, end in windows(p, "cards") for m in _SENTENCE_LIST.finditer(p.text, start, end)):
             items: list[tuple[Line, int, str]] = []
             offset = m.start("items")
             for part in re.split(r"\s*,\s*|\s+and\s+", m.group("items")):
@@ -282,11 +265,9 @@ def _players_for(rb: Rulebook, line: Line) -> int | None:
 def deal_claims(rb: Rulebook) -> list[Claim]:
     """Cards each player is dealt or holds, with the player count of the section when stated."""
     out = []
-    for p in rb.paragraphs():
-        if "deal" not in p.text.lower() and "each player" not in p.text.lower():
-            continue
+    for p in paragraphs_with(rb, "deal", "each player"):
         for rx in _DEALS:
-            for m in rx.finditer(p.text):
+            for m in (m for start, end in windows(p, "player") for m in rx.finditer(p.text, start, end)):
                 c = _claim("deal", to_int(m.group("n")), p, m)
                 out.append(Claim(**{**c.__dict__, "players": _players_for(rb, c.line)}))
     return sorted(out, key=lambda c: (c.line.number, c.column))
@@ -295,12 +276,10 @@ def deal_claims(rb: Rulebook) -> list[Claim]:
 def player_claims(rb: Rulebook) -> list[Claim]:
     """Stated player ranges ("2-4 player", "Total Players: 2-4")."""
     out = []
-    for p in rb.paragraphs():
-        if "player" not in p.text.lower():
-            continue
+    for p in paragraphs_with(rb, "player"):
         seen: set[int] = set()
         for rx in _PLAYERS:
-            for m in rx.finditer(p.text):
+            for m in (m for start, end in windows(p, "player") for m in rx.finditer(p.text, start, end)):
                 if m.start() in seen:
                     continue
                 seen.add(m.start())
@@ -315,10 +294,10 @@ def class_lists(rb: Rulebook) -> list[ClassList]:
 
 def _class_lists(rb: Rulebook) -> list[ClassList]:
     out = []
-    for p in rb.paragraphs():
-        if ":" not in p.text or ("class" not in p.text.lower() and "faction" not in p.text.lower()):
+    for p in paragraphs_with(rb, "class", "faction"):
+        if ":" not in p.text or not _CLASSES_COLON.search(p.lowered):
             continue
-        for m in _CLASS_LIST.finditer(p.text):
+        for m in (m for start, end in windows(p, "class", "faction") for m in _CLASS_LIST.finditer(p.text, start, end)):
             names: list[tuple[str, Line, int]] = []
             offset = m.start("names")
             for part in _NAME_SPLIT.split(m.group("names")):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.findings import Location
 from engine.model import Card, Deck
@@ -35,15 +36,17 @@ def plural(n: int, singular: str, plural_form: str | None = None) -> str:
     return f"{n} {singular if n == 1 else (plural_form or singular + 's')}"
 
 
-def words(text: str) -> list[str]:
-    """Lower-case words with a plural "s" dropped: ``"Power Crystals"`` → ``["power", "crystal"]``."""
-    out = []
-    for w in re.findall(r"[a-z0-9]+", text.replace("’", "'").lower()):
-        out.append(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
-    return out
+_WORD = re.compile(r"[a-z0-9]+")
 
 
-def _contains(haystack: list[str], needle: list[str]) -> bool:
+@lru_cache(maxsize=65536)
+def words(text: str) -> tuple[str, ...]:
+    """Lower-case words with a plural "s" dropped: ``"Power Crystals"`` → ``("power", "crystal")``
+    (a tuple, remembered: class names are looked up for every claim)."""
+    return tuple(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in _WORD.findall(text.replace("’", "'").lower()))
+
+
+def _contains(haystack: tuple[str, ...], needle: tuple[str, ...]) -> bool:
     n = len(needle)
     return n > 0 and any(haystack[i : i + n] == needle for i in range(len(haystack) - n + 1))
 

@@ -20,7 +20,7 @@ import re
 from fractions import Fraction
 from typing import Iterator
 
-from engine.checks.claims import sentence_spans
+from engine.checks.textscan import DIE_ANCHORS, paragraphs_with, sentences_with
 from engine.checks.common import at, quote, rulebook_of
 from engine.checks.dice_odds import Event, chance
 from engine.findings import Severity
@@ -29,7 +29,6 @@ from engine.registry import Problem, rule
 from engine.rulebook import NUMBER, Rulebook, to_int
 
 _DICE = re.compile(rf"(?:\b(?P<n>{NUMBER})\s+|\b(?P<k>\d)(?=[dD]))?(?<![\w/])[dD](?P<f>\d{{1,3}})s?\b", re.I)
-_MAYBE_DIE = re.compile(r"[dD]\d")
 _PERCENT = re.compile(r"(?P<p>\d{1,3}(?:\.(?P<dec>\d+))?)\s*(?:%|per\s*cent\b)", re.I)
 _WORDS = {"half": Fraction(1, 2), "a third": Fraction(1, 3), "a quarter": Fraction(1, 4), "one third": Fraction(1, 3), "one quarter": Fraction(1, 4), "two thirds": Fraction(2, 3)}
 _WORD_CHANCE = re.compile(r"\b(?P<w>half|a\s+third|a\s+quarter|one\s+third|one\s+quarter|two\s+thirds)\s+(?:of\s+)?the\s+time\b", re.I)
@@ -46,15 +45,16 @@ _TRIES = re.compile(rf"\b(?P<n>{NUMBER})\s+(?:chances|tries|attempts|rolls|goes)
 
 def _stated(sentence: str) -> tuple[Fraction, Fraction, str] | None:
     """The stated chance, the tolerance it is read with, and its words; None when there is none."""
-    m = _PERCENT.search(sentence)
+    low = sentence.lower()  # each pattern below needs a literal: test for it first (cheap)
+    m = _PERCENT.search(sentence) if "%" in low or "cent" in low else None
     if m:
         digits = len(m.group("dec") or "")
         return Fraction(m.group("p")) / 100, Fraction(1, 2 * 100 * 10**digits), m.group(0)
-    m = _WORD_CHANCE.search(sentence)
+    m = _WORD_CHANCE.search(sentence) if "time" in low else None
     if m:
         return _WORDS[" ".join(m.group("w").lower().split())], Fraction(1, 200), m.group(0)
-    for rx in (_SLASH, _IN):
-        m = rx.search(sentence)
+    for rx, anchor in ((_SLASH, "/"), (_IN, "in")):
+        m = rx.search(sentence) if anchor in low else None
         if m and to_int(m.group("a")) and to_int(m.group("b")):
             return Fraction(to_int(m.group("a")), to_int(m.group("b"))), Fraction(1, 200), m.group(0)
     return None
@@ -80,14 +80,12 @@ def _event(sentence: str, faces: int, count: int) -> Event | None:
 
 def odds_claims(rb: Rulebook) -> Iterator[tuple[object, int, str, Event, Fraction, Fraction, str]]:
     """Probability claims: (line, column, sentence, event, stated chance, tolerance, stated words)."""
-    for p in rb.paragraphs():
-        if not _MAYBE_DIE.search(p.text):
-            continue
-        for start, end in sentence_spans(p.text):
+    for p in paragraphs_with(rb, *DIE_ANCHORS):
+        for start, end in sentences_with(p, *DIE_ANCHORS):  # a claim names its die
             sentence = p.text[start:end]
-            die = _DICE.search(sentence)
-            stated = _stated(sentence) if die else None
-            if stated is None:
+            stated = _stated(sentence)  # cheaper than the die pattern, and rarer
+            die = _DICE.search(sentence) if stated else None
+            if die is None:
                 continue
             count = to_int(die.group("n") or die.group("k") or "1") or 1
             event = _event(sentence[: die.start()] + " " * (die.end() - die.start()) + sentence[die.end():], int(die.group("f")), count)

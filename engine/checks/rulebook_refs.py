@@ -18,6 +18,7 @@ from typing import Iterator
 
 from engine.checks.claims import class_lists, class_sentences
 from engine.checks.common import at, quote, quote_around, rulebook_of, words
+from engine.checks.textscan import paragraphs_with
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
@@ -80,9 +81,7 @@ def cross_reference_wrong_item(deck: Deck, ctx) -> Iterator[Problem]:
     if not lists:
         return
     starts = [lst[0][2].number for lst in lists]
-    for p in rb.paragraphs():
-        if "(" not in p.text:
-            continue
+    for p in paragraphs_with(rb, "("):
         for m in _REF.finditer(p.text):
             line = p.line_at(m.start())
             k = bisect_left(starts, line.number)  # lists starting before the reference

@@ -22,6 +22,7 @@ from typing import Iterator
 
 from engine.checks.claims import in_contents
 from engine.checks.common import at, rulebook_of
+from engine.checks.textscan import DIE_ANCHORS, lines_with
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
@@ -29,8 +30,8 @@ from engine.rulebook import Line, Rulebook, to_int
 
 _TERM = re.compile(r"(?<![\w!’'])(?:(?P<first>[A-Z][a-z]+)[ -])?(?P<last>[A-Z][a-z]+)!(?!!)")
 _DEFINITION = re.compile(r"^[“\"']?(?P<term>[A-Z][A-Za-z]+(?:[ -][A-Z][A-Za-z]+)?)![”\"']?\s*:")
-_DIE = re.compile(r"(?<![\w/])[dD](?P<f>\d{1,3})\b|\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
-_MAYBE_DIE = re.compile(r"[dD]\d|sided", re.I)  # a cheap first test before _DIE
+# "[dD](?<![\w/][dD])" is "(?<![\w/])[dD]" written to start with its letter, which re finds fast.
+_DIE = re.compile(r"[dD](?<![\w/][dD])(?P<f>\d{1,3})\b|\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
 _DIE_SIZE = re.compile(r"\b(?P<mm>\d+(?:\.\d+)?)\s*mm\s+(?:[\w/-]+\s+){0,4}?[dD](?P<f>\d{1,3})\b")
 
 
@@ -51,7 +52,7 @@ def _key(term: str) -> str:
 def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
     """Every "Word!" occurrence; ``known`` holds case-folded keys of terms defined somewhere."""
     out: list[TermUse] = []
-    for ln in rb.lines:
+    for ln in lines_with(rb, "!"):
         body = ln.body
         if "!" not in body or body.isupper():
             continue  # no term, or an all-capitals heading: case says nothing there
@@ -68,9 +69,13 @@ def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
 
 
 def _definitions(rb: Rulebook) -> dict[str, tuple[str, Line]]:
-    """Keyword definitions in the text: key → (spelling with "!", line)."""
+    """Keyword definitions in the text: key → (spelling with "!", line); read once per rulebook."""
+    return rb.memo("definitions", lambda: _find_definitions(rb))
+
+
+def _find_definitions(rb: Rulebook) -> dict[str, tuple[str, Line]]:
     out: dict[str, tuple[str, Line]] = {}
-    for ln in rb.lines:
+    for ln in lines_with(rb, "!"):  # a definition is "Term!: …"
         m = _DEFINITION.match(ln.body.strip())
         if m:
             out.setdefault(_key(m.group("term")), (m.group("term") + "!", ln))
@@ -78,7 +83,11 @@ def _definitions(rb: Rulebook) -> dict[str, tuple[str, Line]]:
 
 
 def _section_terms(rb: Rulebook) -> set[str]:
-    """Keys of every capitalised word run found in a heading (terms a section explains)."""
+    """Keys of every capitalised word run found in a heading (terms a section explains); read once per rulebook."""
+    return rb.memo("section_terms", lambda: _find_section_terms(rb))
+
+
+def _find_section_terms(rb: Rulebook) -> set[str]:
     out: set[str] = set()
     for ln in rb.headings():
         text = re.sub(r"[“”\"‘’'!:]", " ", ln.body).casefold()
@@ -170,9 +179,8 @@ def die_mentions(rb: Rulebook) -> list[DieMention]:
 
 def _die_mentions(rb: Rulebook) -> list[DieMention]:
     out: list[DieMention] = []
-    for ln in rb.lines:
-        if not _MAYBE_DIE.search(ln.body):
-            continue
+    sections: dict[int, tuple[int, Line] | None] = {}  # per heading line: the die it is about
+    for ln in lines_with(rb, *DIE_ANCHORS, "sided"):  # "D6", "six-sided die"
         for m in _DIE.finditer(ln.body):
             faces = int(m.group("f")) if m.group("f") else to_int(m.group("g"))
             if faces is None or faces < 2:
@@ -180,9 +188,10 @@ def _die_mentions(rb: Rulebook) -> list[DieMention]:
             section = None
             head = rb.heading_before(ln.number)
             if head is not None and head is not ln:
-                hm = _DIE.search(head.body)
-                if hm:
-                    section = (int(hm.group("f")) if hm.group("f") else to_int(hm.group("g")) or 0, head)
+                if head.number not in sections:
+                    hm = _DIE.search(head.body)
+                    sections[head.number] = (int(hm.group("f")) if hm.group("f") else to_int(hm.group("g")) or 0, head) if hm else None
+                section = sections[head.number]
             out.append(DieMention(faces, m.group(0), ln, ln.start + m.start() + 1, section, in_contents(rb, ln)))
     return out
 
@@ -266,7 +275,7 @@ def rulebook_die_size_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     rb = rulebook_of(ctx)
     if rb is None:
         return
-    for ln in rb.lines:
+    for ln in lines_with(rb, "mm"):  # "35mm D12"
         for m in _DIE_SIZE.finditer(ln.body):
             die = next((d for d in deck.game.dice if d.faces == int(m.group("f"))), None)
             if die is None:

@@ -19,16 +19,18 @@ import re
 from typing import Iterator
 
 from engine.checks.common import Referent, at, capped, quote, referents_in, rulebook_of
+from engine.checks.textscan import lines_with, paragraphs_with, windows
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
 from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, TocEntry, normalise_title, to_int
 
+# "\bx" written "x(?<!\wx)": the pattern starts with its letter, which re skips to.
 _RANGES = (
-    re.compile(r"\branging\s+from\s+(?:numbers\s+)?(?P<a>\d+)\s*(?:to|through|[-–])\s*(?P<b>\d+)", re.I),
-    re.compile(r"\bpower\s+levels?\s+(?:of\s+|between\s+|from\s+)?(?P<a>\d+)\s*(?:[-–]|to|through)\s*(?P<b>\d+)", re.I),
+    re.compile(r"r(?<!\wr)anging\s+from\s+(?:numbers\s+)?(?P<a>\d+)\s*(?:to|through|[-–])\s*(?P<b>\d+)", re.I),
+    re.compile(r"p(?<!\wp)ower\s+levels?\s+(?:of\s+|between\s+|from\s+)?(?P<a>\d+)\s*(?:[-–]|to|through)\s*(?P<b>\d+)", re.I),
     # prose: "power goes from 1 to 9", "Power values run from one to eight", "a power between 1 and 9"
-    re.compile(rf"\bpower\b(?:\s+(?:values?|levels?|numbers?|of\s+a\s+card))?\s+(?:(?:goes|go|runs?|ranges?|is|are|lies|lie)\s+)?(?:from|between)\s+(?P<a>{NUMBER})\s+(?:to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
+    re.compile(rf"p(?<!\wp)ower\b(?:\s+(?:values?|levels?|numbers?|of\s+a\s+card))?\s+(?:(?:goes|go|runs?|ranges?|is|are|lies|lie)\s+)?(?:from|between)\s+(?P<a>{NUMBER})\s+(?:to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
 )
 _NUMBERED = re.compile(r"\bnumbered\s+(?P<a>\d+)\s*(?:[-–]|to)\s*(?P<b>\d+)", re.I)
 _LETTERS = re.compile(r"\bletters\s+(?:either\s+)?(?P<set>[A-Z](?:\s*,\s*(?:(?:or|and)\s+)?[A-Z](?!\w)|\s+(?:or|and)\s+[A-Z](?!\w))+)")
@@ -66,24 +68,20 @@ def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     if rb is None:
         return
     scheme = deck.game.power
-    for p in rb.paragraphs():
-        if "rang" not in p.text and "power" not in p.text.lower():
-            continue  # every phrasing names power or a range
+    for p in paragraphs_with(rb, "power"):  # every range read is said of power
         seen: set[int] = set()
-        for rx in _RANGES:
-            for m in rx.finditer(p.text):
+        for rx, anchor in zip(_RANGES, ("ranging", "power", "power")):
+            for m in (m for start, end in windows(p, anchor) for m in rx.finditer(p.text, start, end)):
                 if m.start("a") in seen:
                     continue  # two phrasings reading the same range
                 seen.add(m.start("a"))
-                if rx is _RANGES[0] and "power" not in p.text.lower():
-                    continue
                 a, b = to_int(m.group("a")), to_int(m.group("b"))
                 loc = at(rb, p.line_at(m.start()), p.column_at(m.start()))
                 have = (scheme.numbers or {}).get("min"), (scheme.numbers or {}).get("max")
                 if have != (a, b):
                     shown = f"{have[0]}-{have[1]}" if scheme.numbers else "no numbers"
                     yield Problem(f"the rulebook states power {a}-{b} ({quote(m.group(0))}) but the game's power scheme allows {shown}", loc, "correct power.numbers in game.yaml or the rulebook", (scheme.where("numbers"),))
-    for ln in rb.lines:
+    for ln in lines_with(rb, "numbered"):
         m = _NUMBERED.search(ln.body) if ln.bullet and "numbered" in ln.body else None
         if not m:
             continue
@@ -105,13 +103,13 @@ def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
 
 
 def _stated_sets(rb: Rulebook, deck: Deck) -> Iterator[tuple[Line, int, list[str], Referent | None, str]]:
-    for p in rb.paragraphs():
+    for p in paragraphs_with(rb, "letters"):
         for m in _LETTERS.finditer(p.text):
             letters = re.findall(r"[A-Z]", m.group("set"))
             yield p.line_at(m.start()), p.column_at(m.start()), letters, None, m.group(0)
-    for ln in rb.lines:
-        m = _VALUE_LIST.search(ln.body)
-        if m and ln.bullet:
+    for ln in lines_with(rb, "("):  # a value list is bracketed
+        m = _VALUE_LIST.search(ln.body) if ln.bullet else None
+        if m:
             refs = referents_in(deck, ln.body[: m.start()])
             if refs:
                 values = [_norm_value(v) for v in m.group("vals").split(",")]
@@ -258,7 +256,7 @@ def _ueb_reading(letters: str) -> str | None:
 
 def _private(rb: Rulebook, deck: Deck) -> Iterator[tuple[Paragraph, list[tuple[str, int, int]], list[tuple[str, int, int]], object]]:
     """Per paragraph: (paragraph, all mappings, non-UEB mappings, die of the section or None)."""
-    for p in rb.paragraphs():
+    for p in paragraphs_with(rb, "=", "equals", "represented"):
         if "=" not in p.text and "equals" not in p.text and "represented" not in p.text:
             continue  # no letter → number statement can be here
         maps = _mappings(p)

@@ -22,6 +22,7 @@ from typing import Iterator
 
 from engine.checks.common import at, capped, rulebook_of
 from engine.checks.rulebook_terms import _DEFINITION, _key, _vocabulary
+from engine.checks.textscan import lines_with
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
@@ -46,17 +47,21 @@ def _bare(body: str, rx: re.Pattern) -> Iterator[re.Match]:
             yield m
 
 
-def _patterns(bare: dict[str, str]) -> list[tuple[str, str, re.Pattern, re.Pattern, re.Pattern]]:
-    """Per keyword, compiled once: (key, word, quoted, other case, bare)."""
+def _patterns(bare: dict[str, str]) -> list[tuple[str, str, str, re.Pattern, re.Pattern, re.Pattern]]:
+    """Per keyword, compiled once: (key, word, its first word lower-cased, quoted, other case, bare)."""
     out = []
     for key, word in bare.items():
         pattern = re.escape(word).replace(r"\ ", r"[ -]")
+        # The look-behinds follow the word's first letter ("R(?<![\w-]R)ally" is "(?<![\w-])Rally"):
+        # a pattern starting with a letter is found by skipping to it, not tried at every position.
+        c, rest = re.escape(word[:1]), re.escape(word[1:]).replace(r"\ ", r"[ -]")
         out.append((
             key,
             word,
+            (word.lower().split() or [""])[0],
             re.compile(rf"[“\"‘](?P<w>{pattern})[,.]?[”\"’]"),
-            re.compile(rf"(?<![\w-])(?P<w>{pattern})!", re.I),
-            re.compile(rf"(?<![\w“\"‘'!-])(?P<w>{pattern})(?![\w!’'”\"-])"),
+            re.compile(rf"(?P<w>{c}(?<![\w-]{c}){rest})!", re.I),
+            re.compile(rf"(?P<w>{c}(?<![\w“\"‘'!-]{c}){rest})(?![\w!’'”\"-])"),
         ))
     return out
 
@@ -64,8 +69,8 @@ def _patterns(bare: dict[str, str]) -> list[tuple[str, str, re.Pattern, re.Patte
 def _line_variants(ln: Line, patterns, bare: dict[str, str]) -> Iterator[tuple[str, Variant]]:
     body = ln.body
     lowered = body.lower()
-    for key, word, quoted, cased, plain in patterns:
-        if word.lower().split()[0] not in lowered:
+    for key, word, first, quoted, cased, plain in patterns:
+        if first not in lowered:
             continue  # cheap test first: most lines name no keyword
         for m in quoted.finditer(body):
             yield key, (ln, ln.start + m.start("w") + 1, f"“{m.group('w')}”")
@@ -75,7 +80,8 @@ def _line_variants(ln: Line, patterns, bare: dict[str, str]) -> Iterator[tuple[s
         if not _DEFINITION.match(body.strip()):
             for m in _bare(body, plain):
                 yield key, (ln, ln.start + m.start("w") + 1, m.group("w"))
-    if sum(1 for w in _CAPWORD.findall(body) if w.lower() in bare) < 3:
+    folded = body.casefold()
+    if sum(folded.count(k) for k in bare if " " not in k) < 3 or sum(1 for w in _CAPWORD.findall(body) if w.lower() in bare) < 3:
         return  # a list of keywords needs three of them on the line
     for m in _LIST.finditer(body):
         items = re.findall(r"\b[A-Z][a-z]+\b", m.group(0))
@@ -91,7 +97,8 @@ def variants_of(rb: Rulebook, bare: dict[str, str]) -> dict[str, list[Variant]]:
     seen: set[tuple[str, int, int, str]] = set()
     toc_lines = {e.line.number for e in rb.toc()}
     patterns = _patterns(bare)
-    for ln in rb.lines:
+    anchors = tuple(dict.fromkeys(first for _, _, first, _, _, _ in patterns if first))
+    for ln in lines_with(rb, *anchors) if anchors else ():  # lines naming no keyword have no variant
         if ln.number in toc_lines or (ln.heading and ln.body.isupper()):
             continue
         for key, variant in _line_variants(ln, patterns, bare):

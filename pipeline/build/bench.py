@@ -11,7 +11,9 @@ process and its workers, peak resident memory):
   10,000, cold and warm, every stage but the raster proofs (as in DESIGN.md §7), and how
   much the peak memory grows from the smallest to the largest deck;
 - raw liblouis translation throughput against deckpress's translator on the same
-  strings (target: at least 80 %).
+  strings (target: at least 80 %);
+- the rules-text checks of generated 1 MB and 5 MB rulebooks on one core (target: 5 MB
+  under 5 s), from :mod:`pipeline.build.bench_rulebook`.
 
 Every figure is printed against its target (issue 22); wall times on a shared machine are
 noisy, so the load average is printed first. Usage: ``python -m pipeline.build.bench [--sizes 1000,10000]``.
@@ -29,6 +31,8 @@ import time
 from pathlib import Path
 
 import yaml
+
+from pipeline.build.bench_rulebook import report as rulebook_report
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKPRESS = [str(Path(sys.executable).with_name("deckpress"))]  # the console script of this venv
@@ -72,37 +76,6 @@ def synthetic_game(folder: Path, n: int) -> Path:
     (folder / "game.yaml").write_text(yaml.safe_dump(game, sort_keys=False), encoding="utf-8")
     (folder / "cards.yaml").write_text(yaml.safe_dump({"cards": cards}, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return folder
-
-
-def synthetic_rulebook(path: Path, size: int = 4_990_000) -> Path:
-    """Write a rulebook of about ``size`` bytes (under the reader's 5 MB limit) for the
-    synthetic game: a contents list, and sections of rules prose (six paragraphs) each
-    followed by the claims the checks read: per-class counts, a component list in a
-    sentence, a keyword without "!", dice odds, a balance statement, a numbered list
-    and cross-references."""
-    head = ["# Synthetic Rulebook", "", "## Table of Contents", ""]
-    head += [f"- [{i}. Section {i}](#s{i})" for i in range(1, 200)] + [""]
-    prose = (
-        "On your turn, play a card face up and compare its power with the card before it. "
-        "The higher power wins the battle and its player keeps both cards in a pile.\n"
-        "A Rally! card lets you add another card to the battle; Smite! defeats a card of power 8 or more.\n\n"
-    )
-    block = (
-        "## {i}. Section {i}\n\n" + prose * 6 +
-        "Pick one of the four classes: Ember, Forest, Glacier, Spirit. There are 75 cards in every class.\n"
-        "The box holds 300 cards: 75 Ember cards, 75 Forest cards, 75 Glacier cards and 75 Spirit cards.\n"
-        "When you play a Rally card, roll the D12. Two chances to roll your number on a D12 give a 16% chance.\n"
-        "Each class has equal cards; power goes from 1 to 11. The Ember class plays first.\n\n"
-        "1) Name\n2) Power\n3) QR\n\nScan the QR code (#3) and read the name (#1). Chance! and Smite! cards.\n\n"
-    )
-    parts, total, i = ["\n".join(head) + "\n"], 0, 1
-    while total < size - len(block) - 20:
-        piece = block.format(i=i)
-        parts.append(piece)
-        total += len(piece.encode("utf-8"))
-        i += 1
-    path.write_text("".join(parts)[:size], encoding="utf-8")
-    return path
 
 
 def measure(args: list[str]) -> tuple[float, float, float, int]:
@@ -241,8 +214,7 @@ def main(argv: list[str] | None = None) -> int:
             growth = peaks[large] / peaks[small] - 1
             print(f"{'memory flatness':<38} peak {large} cards / {small} cards = {1 + growth:.2f}  "
                   f"target within {100 * FLAT:.0f} %: {'met' if abs(growth) <= FLAT else 'MISSED'}")
-        rulebook = synthetic_rulebook(tmp_path / "rulebook-5mb.md")
-        report(f"check, {rulebook.stat().st_size / 1e6:.1f} MB rulebook", ["check", str(tmp_path / f"synthetic-{sizes[0]}" if sizes else ROOT / "carddata" / "apprentice"), "--rulebook", str(rulebook), "--select", "RB"], 5.0)
+        failed += rulebook_report(tmp_path)  # the 5 MB rulebook on one core (pipeline/build/bench_rulebook.py)
         raw, ours = translation_throughput(strings or [f"Forest Apprentice {i}" for i in range(1000)])
         print(f"{'liblouis raw, grade 2':<38} {raw:10.0f} strings/s   ({len(set(strings))} distinct strings)")
         print(f"{'deckpress translate, grade 2':<38} {ours:10.0f} strings/s   ({100 * ours / raw:.0f} % of raw; target >= 80 %)")

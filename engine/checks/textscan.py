@@ -1,0 +1,152 @@
+"""Where a rulebook's words are: sentences, and the lines, paragraphs and sentences holding a word, found once.
+
+Python's ``re`` tries a pattern that starts with ``\\b``, a look-behind or a number word at
+every position of the text (about 25–80 ms per MB of text here), while a literal search
+runs at about 1 ms per MB. So a check first asks where its *anchor* is (a lower-case
+literal every match must contain: "cards", "class", "player") and runs its patterns only
+there: on those lines or paragraphs (:func:`lines_with`, :func:`paragraphs_with`, each
+worked out once per rulebook with ``str.find`` over the whole text), or on the runs of
+sentences holding the anchor (:func:`windows`; ``pattern.finditer(text, start, end)``
+keeps the paragraph's offsets and the context its ``\\b`` and look-behinds see). A match
+is then missed only if it runs across a sentence break out of its anchor's sentences,
+which none of the patterns that use windows can do without a full stop.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from functools import lru_cache
+
+from engine.rulebook import SENTENCE_BREAK, Line, Paragraph, Rulebook
+
+#: Anchors of a die's name ("D6", "d12"): a "d" and a digit, lower-cased.
+DIE_ANCHORS = tuple(f"d{digit}" for digit in range(10))
+
+@lru_cache(maxsize=4096)
+def _breaks(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Sentence breaks of ``text``, found once per text: (break starts, break ends)."""
+    found = [(m.start(), m.end()) for m in SENTENCE_BREAK.finditer(text)]
+    return tuple(a for a, _ in found), tuple(b for _, b in found)
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every sentence of ``text``, in order (a sentence ends after its ``.``, ``!`` or ``?``)."""
+    starts, ends = _breaks(text)
+    bounds = [0, *ends]
+    tails = [a + 1 for a in starts] + [len(text)]
+    return list(zip(bounds, tails))
+
+
+def sentence_of(text: str, offset: int) -> str:
+    """The sentence of ``text`` holding character ``offset`` (breaks found once per text, then a bisection)."""
+    starts, ends = _breaks(text)
+    i = bisect_right(ends, offset)  # breaks wholly before the offset
+    start = ends[i - 1] if i else 0
+    j = bisect_left(starts, offset, lo=max(i - 1, 0))
+    while j < len(starts) and ends[j] <= offset:
+        j += 1
+    end = starts[j] + 1 if j < len(starts) else len(text)
+    return text[start:end]
+
+
+def _joined(rb: Rulebook, kind: str) -> tuple[str, list[int]]:
+    """The lower-cased line bodies (``kind`` "lines") or paragraph texts ("paragraphs") joined by
+    newlines, and where each starts in it (lower-cased one by one: ``lower()`` may lengthen a text)."""
+
+    def build() -> tuple[str, list[int]]:
+        texts = [ln.body for ln in rb.lines] if kind == "lines" else [p.text for p in rb.paragraphs()]
+        lowered = [t.lower() for t in texts]
+        starts, at = [], 0
+        for t in lowered:
+            starts.append(at)
+            at += len(t) + 1
+        return "\n".join(lowered), starts
+
+    return rb.memo(f"joined:{kind}", build)
+
+
+def _holding(rb: Rulebook, kind: str, words: tuple[str, ...]) -> list[int]:
+    """Indexes of the lines or paragraphs whose lower-cased text contains any of ``words``, in order."""
+    text, starts = _joined(rb, kind)
+    hits: set[int] = set()
+    for word in words:
+        i = text.find(word)
+        while i >= 0:
+            k = bisect_right(starts, i) - 1
+            hits.add(k)
+            i = text.find(word, starts[k + 1]) if k + 1 < len(starts) else -1  # next item: one hit each
+    return sorted(hits)
+
+
+def lines_with(rb: Rulebook, *words: str) -> list[Line]:
+    """The lines whose body, lower-cased, contains any of ``words`` (lower-case literals without a
+    newline), in order; worked out once per rulebook and words. Shape: a list of :class:`Line`."""
+    return rb.memo("lines_with:" + "\x00".join(words), lambda: [rb.lines[k] for k in _holding(rb, "lines", words)])
+
+
+def paragraphs_with(rb: Rulebook, *words: str) -> list[Paragraph]:
+    """The paragraphs whose text, lower-cased, contains any of ``words`` (as :func:`lines_with`)."""
+    paragraphs = rb.paragraphs()
+    return rb.memo("paragraphs_with:" + "\x00".join(words), lambda: [paragraphs[k] for k in _holding(rb, "paragraphs", words)])
+
+
+def _sentence_indexes(p: Paragraph, words: tuple[str, ...]) -> list[int]:
+    """Indexes (in order) of the sentences of ``p`` holding any of ``words``; ``p.lowered`` has
+    ``p.text``'s length (the callers see to it)."""
+    low = p.lowered
+    _, ends = p.breaks
+    chosen: set[int] = set()
+    for word in words:
+        i = low.find(word)
+        while i >= 0:
+            k = bisect_right(ends, i)  # the breaks wholly before i: the sentence's index
+            chosen.add(k)
+            i = low.find(word, ends[k]) if k < len(ends) else -1  # on from the next sentence
+    return sorted(chosen)
+
+
+def _span(p: Paragraph, k: int) -> tuple[int, int]:
+    starts, ends = p.breaks
+    return (ends[k - 1] if k else 0, starts[k] + 1 if k < len(starts) else len(p.text))
+
+
+def windows(p: Paragraph, *words: str) -> list[tuple[int, int]]:
+    """``(start, end)`` offsets in ``p.text`` of each run of consecutive sentences holding any of
+    ``words`` (lower-case literals); the whole text when lower-casing changes its length.
+    Worked out once per paragraph and words (several patterns share an anchor)."""
+    low = p.lowered
+    for w in words:
+        if w in low:
+            break
+    else:
+        return []  # the common case, kept cheap
+    found = p.scans.get(words)
+    if found is None:
+        found = p.scans[words] = _windows(p, words)
+    return found
+
+
+def _windows(p: Paragraph, words: tuple[str, ...]) -> list[tuple[int, int]]:
+    if len(p.lowered) != len(p.text):
+        return [(0, len(p.text))]
+    out: list[tuple[int, int]] = []
+    last = -2
+    for k in _sentence_indexes(p, words):
+        span = _span(p, k)
+        if k == last + 1:
+            out[-1] = (out[-1][0], span[1])
+        else:
+            out.append(span)
+        last = k
+    return out
+
+
+def sentences_with(p: Paragraph, *words: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each single sentence of ``p.text`` holding any of ``words`` (lower-case literals)."""
+    low = p.lowered
+    if not any(w in low for w in words):
+        return []
+    if len(low) != len(p.text):
+        return [(s, e) for s, e in sentence_spans(p.text) if any(w in p.text[s:e].lower() for w in words)]
+    return [_span(p, k) for k in _sentence_indexes(p, words)]
