@@ -369,3 +369,13 @@ def test_the_readme_pictures_are_the_builds_own_proofs(built):
     for name in ("apprentice-box-ember-flat.png", "apprentice-box-ember-front.png"):
         assert (ROOT / "docs" / "boxes" / name).read_bytes() == (folder / name).read_bytes(), f"copy output/apprentice/boxes/{name} to docs/boxes/"
     assert "docs/boxes/apprentice-box-ember-flat.png" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_deck_deeper_than_its_box_is_wide_is_bx008_at_the_box_not_a_crash(apprentice):
+    """600 Ember cards × 0.45 mm + 2 mm = 272 mm deep against 78.2 mm wide: no tuck lid closes that."""
+    cards = [c.model_copy(update={"copies": 40}) for c in apprentice.cards]
+    deck = apprentice.model_copy(update={"cards": cards})
+    plans, findings = plan_boxes(deck, SPEC800)
+    assert plans == [] and [f.code for f in findings] == ["BX008"] * 4
+    assert "(600 cards)" in findings[0].message and "deeper (272 mm) than wide (78.2 mm)" in findings[0].message
+    assert findings[0].location.line == _line_of(ROOT / "carddata" / "apprentice", "- {class: ember}")
