@@ -88,11 +88,11 @@ BOX_CANNOT_CLOSE = declare(
     "BX008",
     "box-cannot-close",
     Severity.error,
-    """A box's cards stack deeper than the box is wide, so its lid cannot hold a tuck flap and no dieline is drawn.
+    """A box's cards stack deeper than the box is wide (its lid cannot hold a tuck flap) or under 5 mm deep; no dieline is drawn.
 
     The depth is the printed cards (copies counted) × the caliper + the clearance.
 
-    Fails: a class deck of 600 cards at 0.45 mm (272 mm deep, 78.2 mm wide).
+    Fails: a class deck of 600 cards at 0.45 mm (272 mm deep, 78.2 mm wide); 4 cards (3.8 mm deep).
     Passes: the shipped boxes (the deepest, Enchant's 60 cards, is 29 mm deep and 78.2 mm wide).
     """,
 )
@@ -183,7 +183,8 @@ def plan_box(deck: Deck, spec: BoxSpec, profile: GeometryProfile) -> tuple[BoxPl
                         cards * caliper + clearance)
     except ValueError as exc:  # a deck too deep for a tuck box is bad data, not a crash
         return None, [BOX_CANNOT_CLOSE.finding(f"box {spec.box_id!r} ({cards} cards): {exc}", spec.where(),
-                                               "split the cards into several boxes (a `deck:` or `class:` each), or check the copies and the caliper")]
+                                               "a box holds 5 mm up to its width of cards: split a large deck into several boxes (a `deck:` or `class:` each), "
+                                               "box a small one with another, or check the copies and the caliper")]
     name = spec.name or (classes[0].name if len(classes) == 1 else wearing.name)
     contents = f"{cards} cards"
     info = (contents, f"{game.players.min}\u2013{game.players.max} players" if game.players.min != game.players.max
