@@ -66,6 +66,7 @@ def test_every_pdf_of_a_build_names_the_game_publisher_and_date(built):
             assert str(info.Author) == PUBLISHER, path.name
             assert str(info.Creator) == f"{PUBLISHER} (deckpress)"
             assert str(info.CreationDate) == str(info.ModDate) == DATE, path.name
+            assert not str(info.Subject).endswith("unspecified"), (path.name, str(info.Subject))  # reportlab's placeholder
             for name, program in _fonts(pdf).items():  # each subset named after its own glyphs
                 assert name[1:7] == subset_tag(program), (path.name, name)
 
