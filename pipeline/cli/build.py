@@ -79,6 +79,9 @@ def build(
     with exit_on(ImpositionError):  # a typo'd --paper: one line before any game is built, not a failure per game
         for name in papers:
             get_sheet(name)
+    if only and "vendor" in split_codes([only]) and _press_target(target):
+        fail(f"--only vendor writes a vendor preset's upload files, and {target!r} is a press target; "
+             "use --target thegamecrafter, makeplayingcards or drivethrucards")
     if run not in RUNS:
         fail(f"unknown --run {run!r}; runs: {', '.join(RUNS)}")
     if release and force:
@@ -110,6 +113,13 @@ def build(
         worst = max(worst, 2 if o.status in ("unreadable", "failed") else exit_code(o.findings, strict))
     out.print(f"report: {out_dir / 'report.json'}", markup=False)
     raise typer.Exit(worst)
+
+
+def _press_target(name: str) -> bool:
+    """True when the printing target ``name`` (known: the option's callback checked it) has no ``vendor:`` preset."""
+    from pipeline.render.targets import load_target
+
+    return load_target(name).vendor is None
 
 
 def _summary_line(o) -> str:
