@@ -379,3 +379,16 @@ def test_a_deck_deeper_than_its_box_is_wide_is_bx008_at_the_box_not_a_crash(appr
     assert plans == [] and [f.code for f in findings] == ["BX008"] * 4
     assert "(600 cards)" in findings[0].message and "deeper (272 mm) than wide (78.2 mm)" in findings[0].message
     assert findings[0].location.line == _line_of(ROOT / "carddata" / "apprentice", "- {class: ember}")
+
+
+def test_a_box_too_large_for_every_paper_gets_sheets_of_its_own_size(apprentice, tmp_path):
+    """150 cards a class: 69.5 mm deep, a flat box 313.75 × 429.35 mm bled, larger than 12 × 18 in inside its margin."""
+    deck = apprentice.model_copy(update={"cards": [c.model_copy(update={"copies": 10}) for c in apprentice.cards]})
+    printer = printer_for("flat-plate")
+    write_boxes(deck, tmp_path, SPEC800, load_target(), printer, printer.clear_spot_for(None), ("letter", "12x18"))
+    sheets = sorted(p.name for p in (tmp_path / "sheets").iterdir() if p.suffix == ".pdf")
+    assert sheets == ["apprentice-boxes-326x442mm-braille.pdf", "apprentice-boxes-326x442mm.pdf"]
+    with pikepdf.open(tmp_path / "sheets" / sheets[1]) as pdf, pikepdf.open(tmp_path / "apprentice-box-ember.pdf") as box:
+        assert len(pdf.pages) == 4  # one box a sheet
+        sheet_w, box_w = float(pdf.pages[0].mediabox[2]), float(box.pages[0].mediabox[2])
+        assert pt_to_mm(sheet_w - box_w) / 2 == pytest.approx(6.35, abs=0.01)  # the 0.25 in margin each side
