@@ -392,3 +392,9 @@ def test_a_box_too_large_for_every_paper_gets_sheets_of_its_own_size(apprentice,
         assert len(pdf.pages) == 4  # one box a sheet
         sheet_w, box_w = float(pdf.pages[0].mediabox[2]), float(box.pages[0].mediabox[2])
         assert pt_to_mm(sheet_w - box_w) / 2 == pytest.approx(6.35, abs=0.01)  # the 0.25 in margin each side
+
+
+def test_the_merged_box_pdf_says_it_is_a_box_not_card_fronts(built):
+    folder, _ = built
+    with pikepdf.open(folder / "apprentice-box-ember-print+braille.pdf") as pdf:
+        assert str(pdf.docinfo.Subject) == "the flat tuck box with the UV braille dots merged as a spot plate (ISO 19593-1 group Braille)"
