@@ -369,3 +369,32 @@ def test_the_readme_pictures_are_the_builds_own_proofs(built):
     for name in ("apprentice-box-ember-flat.png", "apprentice-box-ember-front.png"):
         assert (ROOT / "docs" / "boxes" / name).read_bytes() == (folder / name).read_bytes(), f"copy output/apprentice/boxes/{name} to docs/boxes/"
     assert "docs/boxes/apprentice-box-ember-flat.png" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_a_deck_deeper_than_its_box_is_wide_is_bx008_at_the_box_not_a_crash(apprentice):
+    """600 Ember cards × 0.45 mm + 2 mm = 272 mm deep against 78.2 mm wide: no tuck lid closes that."""
+    cards = [c.model_copy(update={"copies": 40}) for c in apprentice.cards]
+    deck = apprentice.model_copy(update={"cards": cards})
+    plans, findings = plan_boxes(deck, SPEC800)
+    assert plans == [] and [f.code for f in findings] == ["BX008"] * 4
+    assert "(600 cards)" in findings[0].message and "deeper (272 mm) than wide (78.2 mm)" in findings[0].message
+    assert findings[0].location.line == _line_of(ROOT / "carddata" / "apprentice", "- {class: ember}")
+
+
+def test_a_box_too_large_for_every_paper_gets_sheets_of_its_own_size(apprentice, tmp_path):
+    """150 cards a class: 69.5 mm deep, a flat box 313.75 × 429.35 mm bled, larger than 12 × 18 in inside its margin."""
+    deck = apprentice.model_copy(update={"cards": [c.model_copy(update={"copies": 10}) for c in apprentice.cards]})
+    printer = printer_for("flat-plate")
+    write_boxes(deck, tmp_path, SPEC800, load_target(), printer, printer.clear_spot_for(None), ("letter", "12x18"))
+    sheets = sorted(p.name for p in (tmp_path / "sheets").iterdir() if p.suffix == ".pdf")
+    assert sheets == ["apprentice-boxes-326x442mm-braille.pdf", "apprentice-boxes-326x442mm.pdf"]
+    with pikepdf.open(tmp_path / "sheets" / sheets[1]) as pdf, pikepdf.open(tmp_path / "apprentice-box-ember.pdf") as box:
+        assert len(pdf.pages) == 4  # one box a sheet
+        sheet_w, box_w = float(pdf.pages[0].mediabox[2]), float(box.pages[0].mediabox[2])
+        assert pt_to_mm(sheet_w - box_w) / 2 == pytest.approx(6.35, abs=0.01)  # the 0.25 in margin each side
+
+
+def test_the_merged_box_pdf_says_it_is_a_box_not_card_fronts(built):
+    folder, _ = built
+    with pikepdf.open(folder / "apprentice-box-ember-print+braille.pdf") as pdf:
+        assert str(pdf.docinfo.Subject) == "the flat tuck box with the UV braille dots merged as a spot plate (ISO 19593-1 group Braille)"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from typer.testing import CliRunner
 
 from pipeline.cli.app import app
@@ -133,3 +135,27 @@ def test_check_and_a_card_of_an_unknown_class(game_copy):
     (game / "cards.yaml").write_text((game / "cards.yaml").read_text().replace("class: forest", "class: forst", 1))
     result = runner.invoke(app, ["check", str(game)])
     assert result.exit_code == 1 and " CP008 " in result.output and "internal error" not in result.output
+
+
+def test_a_missing_icc_profile_is_a_setup_error_naming_make_setup_not_an_internal_error(mini_dir, monkeypatch, capsys):
+    """As on a machine where `make setup` has not built the profiles: the profile path points nowhere."""
+    import sys
+
+    from pipeline.cli import app as app_module
+    from pipeline.render import colour
+
+    def no_profile(path):
+        raise OSError("cannot open profile file")
+
+    caches = (colour._profile, colour._to_lab, colour._to_srgb, colour._srgb_to_cmyk)  # transforms built by earlier tests
+    for cached in caches:
+        cached.cache_clear()
+    monkeypatch.setattr(colour.ImageCms, "getOpenProfile", no_profile)
+    monkeypatch.setattr(sys, "argv", ["deckpress", "check", str(mini_dir)])
+    with pytest.raises(SystemExit) as exc:
+        app_module.main()
+    for cached in caches:
+        cached.cache_clear()
+    err = capsys.readouterr().err.strip()
+    assert exc.value.code == 2 and "internal error" not in err
+    assert err.startswith("deckpress: no ICC profile for printing target 'fogra39'") and "run `make setup`" in err

@@ -142,3 +142,18 @@ def test_impose_warns_about_a_back_offset_that_looks_like_a_typo(mini_dir, tmp_p
     assert ("warning IM005 large-back-offset: the back offset +15.00, +0.00 mm is larger than 5 mm: probably a typo "
             "(the calibration scale reads ±5 mm)") in result.output
     assert (tmp_path / "sheets" / "mini-letter-backs.pdf").exists()
+
+
+def test_build_refuses_an_unknown_paper_in_one_line_before_building(mini_dir, tmp_path):
+    result = runner.invoke(app, ["build", str(mini_dir), "--paper", "letter,letterr", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.output.strip() == "deckpress: unknown press sheet 'letterr'; known: letter, a4, tabloid, 12x18, sra3"
+    assert not (tmp_path / "out").exists()
+
+
+def test_only_vendor_with_a_press_target_is_one_line_not_a_silent_build_without_vendor_files(mini_dir, tmp_path):
+    result = runner.invoke(app, ["build", str(mini_dir), "--only", "vendor", "--out", str(tmp_path / "out")])  # fogra39
+    assert result.exit_code == 2
+    assert result.output.strip() == ("deckpress: --only vendor writes a vendor preset's upload files, and 'fogra39' is a press "
+                                     "target; use --target thegamecrafter, makeplayingcards or drivethrucards")
+    assert not (tmp_path / "out").exists()

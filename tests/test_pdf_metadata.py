@@ -29,7 +29,8 @@ DATE = "D:20261015000000+00'00'"  # game.yaml date: 2026-10-15, midnight UTC (IS
 
 def _add_publisher(folder: Path) -> Path:
     path = folder / "game.yaml"
-    path.write_text(path.read_text().replace("title: Mini ICG\n", f"title: Mini ICG\npublisher: {PUBLISHER}\ndate: 2026-10-15\n"))
+    path.write_text(path.read_text().replace("title: Mini ICG\n", f"title: Mini ICG\npublisher: {PUBLISHER}\ndate: 2026-10-15\n")
+                    + "packaging: {caliper: 1mm, clearance: 2mm, boxes: [{class: ember}]}\n")  # 4 cards: 6 mm deep
     return folder
 
 
@@ -55,7 +56,7 @@ def built(tmp_path_factory) -> Path:
 def test_every_pdf_of_a_build_names_the_game_publisher_and_date(built):
     paths = sorted(built.rglob("*.pdf"))
     folders = {p.parent.name for p in paths}
-    assert {"print", "uv", "sheets", "dice"} <= folders, folders
+    assert {"print", "uv", "sheets", "dice", "boxes"} <= folders, folders
     for path in paths:
         with pikepdf.open(path) as pdf:
             info = pdf.docinfo
@@ -65,6 +66,7 @@ def test_every_pdf_of_a_build_names_the_game_publisher_and_date(built):
             assert str(info.Author) == PUBLISHER, path.name
             assert str(info.Creator) == f"{PUBLISHER} (deckpress)"
             assert str(info.CreationDate) == str(info.ModDate) == DATE, path.name
+            assert not str(info.Subject).endswith("unspecified"), (path.name, str(info.Subject))  # reportlab's placeholder
             for name, program in _fonts(pdf).items():  # each subset named after its own glyphs
                 assert name[1:7] == subset_tag(program), (path.name, name)
 

@@ -75,6 +75,7 @@ def test_the_game_crafter_gets_one_900x1500_rgb_png_per_face(game_copy, tmp_path
     # the ground beside the frame, inside the cut: Ember's ground as FOGRA39 prints it, not the plain formula's #70200c
     image = Image.open(folder / "mini-001-front.png")
     assert image.mode == "RGB" and "icc_profile" in image.info
+    assert tuple(round(d) for d in image.info["dpi"]) == (300, 300)  # 900 px opens as 3 in, not 12.5 in at 72 dpi
     ours = image.getpixel((60, 750))
     hexed = soft_proof_srgb((0, 73, 89, 56))
     assert max(abs(a - int(hexed[i:i + 2], 16)) for a, i in zip(ours, (1, 3, 5))) <= 1

@@ -277,6 +277,13 @@ def test_job_ticket_json_and_one_page_pdf(roland_build):
     assert ticket["state"] == "draft"  # mini has a provisional card
     reader = PdfReader(roland_build / "uv/mini-uv-ticket.pdf")
     assert len(reader.pages) == 1 and "RDG_GLOSS" in reader.pages[0].extract_text()
+    import pypdfium2 as pdfium  # an independent reader of where each glyph lands
+
+    page = pdfium.PdfDocument(roland_build / "uv/mini-uv-ticket.pdf")[0]
+    text = page.get_textpage()
+    boxes = [text.get_charbox(i) for i in range(text.count_chars())]
+    assert max(right for _, _, right, _ in boxes) <= 612 - 36 + 0.5  # every glyph inside the 0.5 in margin
+    assert "and of the layered plate sheets" in " ".join(text.get_text_range().split())  # a long line wrapped, not cut
 
 
 def test_mimaki_layers_are_cmyk_vectors_without_spot_or_profile_and_underbase_is_white(tmp_path, mini):

@@ -78,7 +78,7 @@ def sheet_fit(sheet_w: float, sheet_h: float, margin: float, box_w: float, box_h
 def impose_boxes(prints: Sequence[Path], labels: Sequence[str], size: tuple[float, float], margin: float, path: Path,
                  title: str, target: PrintTarget) -> Path | None:
     """The print PDFs (one page each, all one size) imposed on sheets of ``size`` pt, as many a sheet as
-    fit inside ``margin``, centred; None when none fits. Each sheet is PDF/X-1a like the boxes (its die
+    fit inside ``margin``, centred; None when none fits. Each sheet is PDF/X-4 like the boxes (its die
     lines keep their structural groups, still set not to print)."""
     sources = [pikepdf.open(p) for p in prints]
     first = sources[0].pages[0].mediabox
@@ -113,11 +113,15 @@ def write_sheets(deck: Deck, files: Sequence[BoxFiles], labels: Sequence[str], f
     """Impose the boxes (grouped by flat size) on every paper they fit; one a sheet of a fitting size when none does."""
     gid, written = deck.game.id, []
     groups: dict[tuple[int, int], list[int]] = {}
+    exact: dict[tuple[int, int], tuple[float, float]] = {}  # a group's flat size in pt, unrounded
     for i, f in enumerate(files):
         with pikepdf.open(f.print_pdf) as pdf:
             box = pdf.pages[0].mediabox
-            groups.setdefault((round(float(box[2])), round(float(box[3]))), []).append(i)
-    for (w, h), members in groups.items():
+            key = (round(float(box[2])), round(float(box[3])))
+            groups.setdefault(key, []).append(i)
+            exact.setdefault(key, (float(box[2]) - float(box[0]), float(box[3]) - float(box[1])))
+    for key, members in groups.items():
+        w, h = exact[key]  # a sheet of the box's own size must hold the box, not its size rounded down
         names = [labels[i] for i in members]
         suffix = "" if len(groups) == 1 else f"-{'-'.join(names)}"
         sizes = [(paper, (get_sheet(paper).width, get_sheet(paper).height), get_sheet(paper).margin) for paper in papers]

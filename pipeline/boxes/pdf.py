@@ -238,7 +238,8 @@ def write_box(plan: BoxPlan, folder: Path, game_id: str, target: PrintTarget, pr
     print_pdf, findings = write_print_pdf(plan, folder / f"{stem}.pdf", target, bleed_pt, game_title)
     condition = output_condition(target)
     plates, plate_findings = write_plates(plan, folder, stem, printer, spot, bleed_pt, condition)
-    merged = merge_spot_plate(print_pdf, plates[0], folder / f"{stem}-print+braille.pdf", condition=condition)
+    merged = merge_spot_plate(print_pdf, plates[0], folder / f"{stem}-print+braille.pdf", condition=condition,
+                              what="the flat tuck box")
     sidecar = write_text(folder / f"{stem}.json", json.dumps(geometry_sidecar(plan, caliper_mm, clearance_mm, bleed_pt, target),
                                                              indent=1, ensure_ascii=False) + "\n")
     return BoxFiles(print_pdf, plates[0], (print_pdf, *plates, merged, sidecar), tuple(findings + plate_findings + check_box(plan)))

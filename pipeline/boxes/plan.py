@@ -84,6 +84,19 @@ BOX_CONTRAST = declare(
     """,
 )
 
+BOX_CANNOT_CLOSE = declare(
+    "BX008",
+    "box-cannot-close",
+    Severity.error,
+    """A box's cards stack deeper than the box is wide (its lid cannot hold a tuck flap) or under 5 mm deep; no dieline is drawn.
+
+    The depth is the printed cards (copies counted) × the caliper + the clearance.
+
+    Fails: a class deck of 600 cards at 0.45 mm (272 mm deep, 78.2 mm wide); 4 cards (3.8 mm deep).
+    Passes: the shipped boxes (the deepest, Enchant's 60 cards, is 29 mm deep and 78.2 mm wide).
+    """,
+)
+
 #: Large print floor, pt (the cards' floor, DESIGN.md §4).
 MIN_PRINT_PT = 18.0
 #: Space kept between print and a fold or cut line, mm.
@@ -156,8 +169,8 @@ def lay_braille(phrases: list[str], zone: Rect, profile: GeometryProfile, grade:
 
 
 def plan_box(deck: Deck, spec: BoxSpec, profile: GeometryProfile) -> tuple[BoxPlan | None, list[Finding]]:
-    """The :class:`BoxPlan` of one box and its BX002/BX003 findings (located at the box's
-    definition); None when the box cannot be drawn (BX003)."""
+    """The :class:`BoxPlan` of one box and its BX003/BX008 findings (located at the box's
+    definition); None when the box cannot be drawn (BX003, BX008)."""
     game, packaging = deck.game, deck.game.packaging
     classes = held_classes(deck, spec)
     wearing = _wearing(deck, spec, classes)
@@ -165,8 +178,13 @@ def plan_box(deck: Deck, spec: BoxSpec, profile: GeometryProfile) -> tuple[BoxPl
         return None, []  # BX001 at load time already named the class or deck
     cards = sum(deck.copies_of(c.id) for c in classes)
     clearance, caliper = pt_to_mm(packaging.clearance), pt_to_mm(packaging.caliper)
-    line = tuck_box(pt_to_mm(game.card.width) + clearance, pt_to_mm(game.card.height) + clearance,
-                    cards * caliper + clearance)
+    try:
+        line = tuck_box(pt_to_mm(game.card.width) + clearance, pt_to_mm(game.card.height) + clearance,
+                        cards * caliper + clearance)
+    except ValueError as exc:  # a deck too deep for a tuck box is bad data, not a crash
+        return None, [BOX_CANNOT_CLOSE.finding(f"box {spec.box_id!r} ({cards} cards): {exc}", spec.where(),
+                                               "a box holds 5 mm up to its width of cards: split a large deck into several boxes (a `deck:` or `class:` each), "
+                                               "box a small one with another, or check the copies and the caliper")]
     name = spec.name or (classes[0].name if len(classes) == 1 else wearing.name)
     contents = f"{cards} cards"
     info = (contents, f"{game.players.min}\u2013{game.players.max} players" if game.players.min != game.players.max

@@ -8,7 +8,7 @@ exits 1 listing them all.
 
 Without ``--release`` a build is a draft: the sheets' slug line starts with
 :data:`DRAFT` (outside the trim, :func:`slug_note`), and every press PDF (print, UV
-layer, sheets, dice) carries it in its Title and Subject (:func:`stamp_press_files`). Every
+layer, sheets, dice, boxes) carries it in its Title and Subject (:func:`stamp_press_files`). Every
 press PDF also gets Author and Creator from the game's ``publisher:``, its CreationDate
 and ModDate from the game's ``date:`` (so the same data gives the same bytes) and a Title
 that starts with the game's ``title:``.
@@ -29,7 +29,7 @@ from engine.registry import declare
 DRAFT = "DRAFT - not for press"
 
 #: The staging folders whose PDFs go to a press.
-PRESS_FOLDERS = ("print", "uv", "sheets", "dice", "vendor")
+PRESS_FOLDERS = ("print", "uv", "sheets", "dice", "vendor", "boxes")  # boxes: their QR opens the archive too
 
 PROVISIONAL_IN_RELEASE = declare(
     "PF001",

@@ -81,5 +81,10 @@ def main() -> None:
     except Exception as exc:  # the last line of defence: no traceback for users
         if DebugState.debug or "--debug" in sys.argv:
             raise
+        from pipeline.render.colour import ColourError
+
+        if isinstance(exc, ColourError):  # a setup step not run (no ICC profile built): say what to run, not "internal"
+            err.print(f"deckpress: {exc}", markup=False)
+            sys.exit(2)
         err.print(f"deckpress: internal error: {type(exc).__name__}: {exc} (run with --debug for details)", markup=False)
         sys.exit(2)

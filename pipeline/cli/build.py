@@ -67,6 +67,7 @@ def build(
     from pipeline.build.runner import run_build
     from pipeline.build.settings import BuildSettings
     from pipeline.common.files import OutputError
+    from pipeline.render.sheets import ImpositionError, get_sheet
     from pipeline.render.uv.printers import UvPrinterError, load_uv_printer
 
     from engine.runs import RUNS
@@ -74,6 +75,13 @@ def build(
     dirs = _game_dirs_or_exit(game_dirs, out_dir, rulebook)
     with exit_on(UvPrinterError):  # an unknown profile or a spot name it reserves: one line, exit 2
         load_uv_printer(uv_printer).clear_spot_for(spot)
+    papers = tuple(split_codes(paper)) or BuildSettings.papers
+    with exit_on(ImpositionError):  # a typo'd --paper: one line before any game is built, not a failure per game
+        for name in papers:
+            get_sheet(name)
+    if only and "vendor" in split_codes([only]) and _press_target(target):
+        fail(f"--only vendor writes a vendor preset's upload files, and {target!r} is a press target; "
+             "use --target thegamecrafter, makeplayingcards or drivethrucards")
     if run not in RUNS:
         fail(f"unknown --run {run!r}; runs: {', '.join(RUNS)}")
     if release and force:
@@ -81,7 +89,7 @@ def build(
     settings = BuildSettings(
         back_offset=back_offset_or_exit(back_offset),
         out_dir=str(out_dir),
-        papers=tuple(split_codes(paper)) or BuildSettings.papers,
+        papers=papers,
         profile=profile,
         spot=spot,
         uv_printer=uv_printer,
@@ -105,6 +113,13 @@ def build(
         worst = max(worst, 2 if o.status in ("unreadable", "failed") else exit_code(o.findings, strict))
     out.print(f"report: {out_dir / 'report.json'}", markup=False)
     raise typer.Exit(worst)
+
+
+def _press_target(name: str) -> bool:
+    """True when the printing target ``name`` (known: the option's callback checked it) has no ``vendor:`` preset."""
+    from pipeline.render.targets import load_target
+
+    return load_target(name).vendor is None
 
 
 def _summary_line(o) -> str:

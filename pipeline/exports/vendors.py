@@ -125,10 +125,11 @@ def _srgb_profile() -> bytes:
     return ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
 
 
-def _srgb_png(image: Image.Image) -> bytes:
-    """``image`` as an 8-bit RGB PNG with the sRGB ICC profile embedded (what the pixels are)."""
+def _srgb_png(image: Image.Image, dpi: int) -> bytes:
+    """``image`` as an 8-bit RGB PNG with the sRGB ICC profile embedded (what the pixels are) and
+    ``dpi`` in its pHYs chunk, so an image editor opens it at the card's size, not at 72 or 96 dpi."""
     buf = io.BytesIO()
-    image.convert("RGB").save(buf, format="PNG", compress_level=3, icc_profile=_srgb_profile())
+    image.convert("RGB").save(buf, format="PNG", compress_level=3, icc_profile=_srgb_profile(), dpi=(dpi, dpi))
     return buf.getvalue()
 
 
@@ -156,7 +157,7 @@ def _write_pngs(deck: Deck, cards: list[_Card], fronts_pdf: Path, backs_pdf: Pat
             number = number_text(card.number, len(cards))
             for side, image in (("front", front), ("back", backs[card.back_page])):
                 name = file_name(preset, deck.game.id, number, side)
-                paths.append(write_bytes(folder / name, _srgb_png(image)))
+                paths.append(write_bytes(folder / name, _srgb_png(image, preset.dpi)))
                 entries.append(_entry(name, card, side, number, size))
     return paths, entries
 

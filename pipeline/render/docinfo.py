@@ -20,6 +20,8 @@ from pipeline.common.files import atomic_path
 from pipeline.render.pdfx import retag_subsets
 from pipeline.render.pdfx4 import PDFX4_PDF_VERSION, PDFX4_VERSION, sync_xmp
 
+#: The Subject reportlab writes when none is set.
+REPORTLAB_NO_SUBJECT = "unspecified"
 #: How the notes :func:`set_document_info` puts before a Subject begin.
 _NOTE_STARTS = ("DRAFT", "release, run")
 
@@ -50,6 +52,8 @@ def set_document_info(path: str | Path, info: dict[str, str]) -> Path:
         if note:
             title = str(docinfo.get(Name.Title, ""))
             subject = str(docinfo.get(Name.Subject, ""))
+            if subject == REPORTLAB_NO_SUBJECT:  # reportlab's placeholder is no subject: "DRAFT …; unspecified" read as one
+                subject = ""
             if subject.startswith(_NOTE_STARTS):  # stamped before (a file an --only build kept): one note only
                 subject = subject.split("; ", 1)[1] if "; " in subject else ""
             if note.startswith("DRAFT") and not title.startswith("DRAFT"):

@@ -225,8 +225,9 @@ def write_dot_map(blocks: Mapping[str, BrailleBlock], path: str | Path, spot_nam
 
 
 def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str | Path,
-                     condition: OutputCondition = FOGRA39) -> Path:
-    """The print PDF with the braille layer merged on top of each page as a spot plate.
+                     condition: OutputCondition = FOGRA39, what: str = "card fronts") -> Path:
+    """The print PDF with the braille layer merged on top of each page as a spot plate
+    (``what`` the print is, for the Subject: "card fronts", "the flat tuck box").
 
     Page *i* of ``braille_pdf`` goes onto page *i* of ``print_pdf`` (pypdf merge, no
     transformation); the print PDF's page boxes and page labels are kept. The braille's ISO
@@ -255,7 +256,7 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
     writer.write(buf)
     # list the braille pages' OCG in the merged file; optional content makes it PDF/X-4
     return finish(register_ocgs_bytes(buf.getvalue()), path, f"{title} with the braille plate", labels,
-                  subject="card fronts with the UV braille dots merged as a spot plate (ISO 19593-1 group Braille)",
+                  subject=f"{what} with the UV braille dots merged as a spot plate (ISO 19593-1 group Braille)",
                   condition=condition)
 
 

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from reportlab.lib.pagesizes import letter
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.common.files import write_bytes, write_text
@@ -101,23 +103,40 @@ def _ticket_lines(ticket: dict) -> list[str]:
     return lines
 
 
+def _wrap(lines: list[str], font: str, size: float, width: float) -> list[tuple[float, str]]:
+    """``(indent pt, text)`` rows: each line wrapped to ``width`` pt at ``size`` pt, keeping its
+    leading spaces as an indent and indenting its continuation rows by one more ``size``."""
+    rows: list[tuple[float, str]] = []
+    for line in lines:
+        body = line.lstrip()
+        indent = stringWidth(line[:len(line) - len(body)], font, size)
+        for k, part in enumerate(simpleSplit(body, font, size, width - indent - size)):
+            rows.append((indent + (size if k else 0.0), part))
+    return rows
+
+
 def write_ticket_pdf(ticket: dict, path: str | Path) -> Path:
-    """The ticket on one US-letter page for the operator (Atkinson Hyperlegible; long lists wrap
-    to smaller type so it stays one page). Returns ``path``."""
+    """The ticket on one US-letter page for the operator (Atkinson Hyperlegible, 0.5 in margins;
+    long lines wrap inside the margins, long lists go to smaller type so it stays one page).
+    Returns ``path``."""
     from pipeline.render.fonts import face
 
     font = face("regular").name
     lines = _ticket_lines(ticket)
+    width = letter[0] - 72
     size = 11.0
-    while size > 6 and len(lines) * size * 1.3 > letter[1] - 72:
+    while size > 6 and (len(_wrap(lines, font, size, width)) + 1) * size * 1.3 > letter[1] - 72:
         size -= 0.5
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=letter, invariant=1, initialFontName=font)
     canvas.setTitle(f"UV job ticket {ticket['game']}")
     y = letter[1] - 36 - size
-    for line in lines:
-        canvas.setFont(font, size + 3 if y > letter[1] - 36 - 2 * size else size)
-        canvas.drawString(36, y, line[:150])
+    canvas.setFont(font, size + 3)  # the heading, one short line
+    canvas.drawString(36, y, lines[0])
+    y -= (size + 3) * 1.3
+    canvas.setFont(font, size)
+    for indent, text in _wrap(lines[1:], font, size, width):
+        canvas.drawString(36 + indent, y, text)
         y -= size * 1.3
     canvas.showPage()
     canvas.save()
