@@ -6,7 +6,9 @@ the class's ``text`` on its ``background``, the ``accent`` ring). Every word is 
 
 - front: the game title (2 lines at most, 18–28 pt), the class or deck name (bold, 2 lines,
   18–36 pt), the emblem badge (accent ring, the class indicator letter, the emblem's name
-  below), and the contents (card count, players, age) at 18 pt at the foot;
+  below), and the contents (card count, players, age) at 18 pt, all kept 3 mm above the braille
+  block at the foot (clear UV dots on print blur it); contents that find no room there go to the
+  foot of the back;
 - back: "Quickstart", the QR code (30 mm with its quiet zone) to the archive's quickstart page,
   and what every card carries;
 - sides: the title (left) and the name (right), rotated, when the depth holds 18 pt;
@@ -37,6 +39,9 @@ if TYPE_CHECKING:
 
 #: Line spacing, times the type size.
 LEADING = 1.2
+#: Clear space between the print and the braille block, mm: clear UV dots over large print blur
+#: the print for a low-vision reader and put letters under a braille reader's fingers.
+BRAILLE_GAP_MM = 3.0
 #: The back panel's words under the QR code.
 BACK_NOTE = "Large print, braille and a QR code on every card"
 
@@ -93,37 +98,80 @@ class _Pen:
         self.canvas.restoreState()
 
 
+def braille_extent(laid: tuple[tuple[str, ...], tuple[float, float]], plan: BoxPlan) -> tuple[float, float]:
+    """Top and bottom (mm from the trim's top, y down) of a laid braille block ``(lines, origin)``
+    as :func:`pipeline.boxes.plan.lay_braille` placed it: dot edges included."""
+    lines, (_, y) = laid
+    p = plan.profile
+    return y, y + 2 * p.dot_pitch + p.dot_base + (len(lines) - 1) * p.line_pitch
+
+
 def block_height(size: float, count: int, font: FontFace) -> float:
     """Height in mm of ``count`` lines at ``size`` pt (ascent of the first to descent of the last)."""
     return pt_to_mm((font.ascent - font.descent) * size + (count - 1) * size * LEADING)
 
 
-def _front(pen: _Pen, plan: BoxPlan, notch: float, findings: list[Finding]) -> None:
+def _fit_heads(plan: BoxPlan, width: float, room: float, findings: list[Finding]) -> list[tuple[FontFace, tuple[float, list[str]]]]:
+    """The title (18–28 pt) and the name (bold, 18–36 pt) at the largest sizes, taken down a point
+    at a time together, whose lines fit ``width`` pt and stand within ``room`` mm; BX002 when a text
+    does not fit 2 lines at 18 pt, or both do not fit the room even at 18 pt (then drawn at 18 pt)."""
+    regular, bold = face("regular"), face("bold")
+    panel = plan.dieline.panels["front"]
+    heads = []
+    for shrink in range(0, 19):
+        heads = []
+        for text, font, largest in ((plan.title, regular, 28), (plan.name, bold, 36)):
+            fitted = fit_lines(text, font, width, max(MIN_PRINT_PT, largest - shrink))
+            if fitted is None:
+                if shrink == 0:
+                    findings.append(PANEL_TOO_SMALL_PRINT.finding(
+                        f"box {plan.box_id!r}: {text!r} does not fit the front panel ({panel.w:.1f} mm wide) in 2 lines at {MIN_PRINT_PT:g} pt",
+                        plan.spec.where(), "make the cards (and so the box) wider, or give the box a shorter name:"))
+                continue
+            heads.append((font, fitted))
+        if sum(block_height(size, len(lines), font) + 2 for font, (size, lines) in heads) <= room:
+            return heads
+    findings.append(PANEL_TOO_SMALL_PRINT.finding(
+        f"box {plan.box_id!r}: the title and name do not fit above the front's braille even at {MIN_PRINT_PT:g} pt",
+        plan.spec.where(), "make the cards (and so the box) taller, or shorten the game title (its braille fills the front)"))
+    return heads
+
+
+def _front(pen: _Pen, plan: BoxPlan, notch: float, findings: list[Finding]) -> bool:
+    """The front's print above its braille block; False when the contents line had no room there."""
     panel = plan.dieline.panels["front"]
     regular, bold = face("regular"), face("bold")
     width = mm_to_pt(panel.w - 2 * PRINT_MARGIN_MM)
     cx = panel.centre[0]
     top = panel.y + notch + PRINT_MARGIN_MM
-    for text, font, largest in ((plan.title, regular, 28), (plan.name, bold, 36)):
-        fitted = fit_lines(text, font, width, largest)
-        if fitted is None:
-            findings.append(PANEL_TOO_SMALL_PRINT.finding(
-                f"box {plan.box_id!r}: {text!r} does not fit the front panel ({panel.w:.1f} mm wide) in 2 lines at {MIN_PRINT_PT:g} pt",
-                plan.spec.where(), "make the cards (and so the box) wider, or give the box a shorter name:"))
-            continue
-        top = pen.lines(fitted[1], font, fitted[0], cx, top) + 2
+    floor = panel.y + panel.h - PRINT_MARGIN_MM
+    if plan.braille_front is not None:  # the print stops BRAILLE_GAP_MM above the braille block
+        floor = min(floor, braille_extent(plan.braille_front, plan)[0] - BRAILLE_GAP_MM)
     info_h = block_height(MIN_PRINT_PT, len(plan.info), regular)
-    foot = panel.y + panel.h - PRINT_MARGIN_MM - info_h
-    pen.lines(list(plan.info), regular, MIN_PRINT_PT, cx, foot)
     label = fit_lines(plan.emblem, regular, width, 22, max_lines=1)
     label_h = block_height(label[0], 1, regular) if label else 0.0
+    # Room kept below the title and name: the contents and a 16 mm badge with its label, else the
+    # contents alone, else none (the contents then go to the back); the heads shrink to leave it.
+    for keep in (info_h + 16 + label_h + 4, info_h, 0.0):
+        quiet: list[Finding] = []
+        heads = _fit_heads(plan, width, floor - top - keep, quiet)
+        if not quiet or keep == 0.0:
+            break
+    findings += quiet
+    for font, (size, lines) in heads:
+        top = pen.lines(lines, font, size, cx, top) + 2
+    foot = floor - info_h
+    if foot < top:  # a long braille title fills the front: the contents go to the back (:func:`_back`)
+        return False
+    pen.lines(list(plan.info), regular, MIN_PRINT_PT, cx, foot)
     room = foot - top - label_h - 4
     diameter = min(room, panel.w * 0.45, 34.0)
-    if diameter >= 14:
+    if diameter >= 12:  # a ring under 12 mm cannot hold its letter at 18 pt with air round it
         centre_y = top + (room - diameter) / 2 + diameter / 2
         _badge(pen, plan, (cx, centre_y), diameter)
         if label:
             pen.lines(label[1], regular, label[0], cx, centre_y + diameter / 2 + 2)
+    return True
 
 
 def _badge(pen: _Pen, plan: BoxPlan, centre: tuple[float, float], diameter: float) -> None:
@@ -143,7 +191,9 @@ def _badge(pen: _Pen, plan: BoxPlan, centre: tuple[float, float], diameter: floa
     canvas.drawCentredString(*pen.pt(centre[0], centre[1] + middle), plan.indicator)
 
 
-def _back(pen: _Pen, plan: BoxPlan) -> None:
+def _back(pen: _Pen, plan: BoxPlan, with_info: bool, findings: list[Finding]) -> None:
+    """The back: heading, QR, the note; ``with_info``: the contents line at its foot (the front had no
+    room above its braille), the note then only where it still fits; BX002 when the contents do not."""
     panel = plan.dieline.panels["back"]
     regular, bold = face("regular"), face("bold")
     width = mm_to_pt(panel.w - 2 * PRINT_MARGIN_MM)
@@ -155,9 +205,20 @@ def _back(pen: _Pen, plan: BoxPlan) -> None:
     qr = plan.qr
     x, y = pen.pt(qr.x, qr.y + qr.h)
     draw_qr(pen.canvas, plan.url, (x, y, mm_to_pt(qr.w), mm_to_pt(qr.h)))
+    below_qr, floor = qr.y + qr.h + PRINT_MARGIN_MM, panel.y + panel.h - PRINT_MARGIN_MM
+    if with_info:
+        info_top = floor - block_height(MIN_PRINT_PT, len(plan.info), regular)
+        if info_top < below_qr:
+            findings.append(PANEL_TOO_SMALL_PRINT.finding(
+                f"box {plan.box_id!r}: neither the front (above its braille) nor the back (below the QR code) holds "
+                f"{' / '.join(plan.info)!r} at {MIN_PRINT_PT:g} pt", plan.spec.where(),
+                "make the cards (and so the box) taller, or shorten the game title (its braille fills the front)"))
+        else:
+            pen.lines(list(plan.info), regular, MIN_PRINT_PT, cx, info_top)
+        floor = info_top - 2
     note = fit_lines(BACK_NOTE, regular, width, 20, max_lines=3)
-    if note:
-        pen.lines(note[1], regular, note[0], cx, qr.y + qr.h + PRINT_MARGIN_MM)
+    if note and below_qr + block_height(note[0], len(note[1]), regular) <= floor:
+        pen.lines(note[1], regular, note[0], cx, below_qr)
 
 
 def _narrow(pen: _Pen, plan: BoxPlan) -> None:
@@ -166,6 +227,10 @@ def _narrow(pen: _Pen, plan: BoxPlan) -> None:
     line = plan.dieline
     for key, text, font in (("side-left", plan.title, regular), ("side-right", plan.name, bold), ("top-lid", plan.name, bold)):
         panel = line.panels[key]
+        if key == "top-lid" and plan.braille_lid is not None:  # the print keeps to the part the braille leaves free
+            top, bottom = braille_extent(plan.braille_lid, plan)
+            turned_top = 2 * panel.centre[1] - bottom  # the lid's braille is turned half round about its centre
+            panel = Rect(panel.x, panel.y, panel.w, max(turned_top - BRAILLE_GAP_MM - panel.y, 0.0))
         across, along = (panel.w, panel.h) if key.startswith("side") else (panel.h, panel.w)
         tallest = 28.0  # the largest size whose line fits across the panel, 1.5 mm clear of each edge
         while tallest >= MIN_PRINT_PT and block_height(tallest, 1, font) > across - 3.0:
@@ -188,8 +253,8 @@ def draw_box(canvas, plan: BoxPlan, bleed_pt: float, notch_mm: float, target: Pr
     canvas.setFillColor(cmyk(pal.background))
     canvas.rect(0, 0, mm_to_pt(w_mm) + 2 * bleed_pt, mm_to_pt(h_mm) + 2 * bleed_pt, stroke=0, fill=1)
     pen = _Pen(canvas, h_mm, bleed_pt, cmyk(pal.text))
-    _front(pen, plan, notch_mm, findings)
-    _back(pen, plan)
+    info_on_front = _front(pen, plan, notch_mm, findings)
+    _back(pen, plan, not info_on_front, findings)
     _narrow(pen, plan)
     ratio = printed_contrast(tuple(pal.text.cmyk), tuple(pal.background.cmyk), target)
     if ratio < MIN_TEXT_CONTRAST:
