@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -30,19 +31,42 @@ Progress = Callable[[str, str], None]
 BuildOne = Callable[[str, "BuildSettings", "Progress | None"], "GameOutcome"]
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """Pool initializer: ask Linux to SIGKILL this worker when its parent dies (prctl
-    PR_SET_PDEATHSIG), so a killed build leaves no orphan still writing; a no-op elsewhere."""
+    PR_SET_PDEATHSIG), so a killed build leaves no orphan still writing; a no-op elsewhere.
+
+    ``parent`` is the pid that forked the worker: when it died before the prctl took effect (a
+    Ctrl-C between fork and this call), the worker exits at once instead of running on as an
+    orphan that keeps the build's stdout open (prctl(2): the signal fires only on a later death).
+    """
     import ctypes
     import signal
 
     # Ctrl-C reaches the whole process group: the parent alone handles it (one line, exit 130)
-    # and ends the workers, so no worker prints a traceback.
+    # and ends the workers, so no worker prints a traceback. The parent forks with SIGINT
+    # blocked (forking_without_sigint), so none arrives before this line.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass  # not Linux (no prctl): workers then end when their task queue closes
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
+
+
+@contextmanager
+def forking_without_sigint():
+    """Block SIGINT while workers are forked (a pool forks on ``submit``): a Ctrl-C then waits
+    until the children have set it to ignored (:func:`die_with_parent`), and reaches the parent
+    as soon as the block ends."""
+    import signal
+
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _run_chain(job: Job, chain: list[str]) -> list[Finding]:
@@ -61,10 +85,12 @@ def run_chains(job: Job, chains: list[list[str]]) -> list[Finding]:
     workers = min(len(chains), os.cpu_count() or 1)
     if workers <= 1:
         return [f for chain in chains for f in _run_chain(job, chain)]
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=die_with_parent)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=die_with_parent,
+                               initargs=(os.getpid(),))
     try:
         # Longest chain first (pipeline.build.schedule); findings are collected in table order.
-        futures = {i: pool.submit(_run_chain, job, chains[i]) for i in longest_first(chains)}
+        with forking_without_sigint():
+            futures = {i: pool.submit(_run_chain, job, chains[i]) for i in longest_first(chains)}
         findings = [f for i in range(len(chains)) for f in futures[i].result()]
     except BaseException:
         end_workers(pool)
@@ -82,11 +108,12 @@ def build_in_parallel(build: BuildOne, game_dirs: list[str], settings: BuildSett
     """
     ctx = multiprocessing.get_context("fork")
     queue = ctx.SimpleQueue()
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init, initargs=(queue,))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init, initargs=(queue, os.getpid()))
     try:
         # Largest game first (longest-processing-time order): the last worker to finish
         # then holds a small game, not the biggest, and the cores idle less at the end.
-        futures = {d: pool.submit(_worker_build, build, d, settings) for d in sorted(game_dirs, key=_data_size, reverse=True)}
+        with forking_without_sigint():
+            futures = {d: pool.submit(_worker_build, build, d, settings) for d in sorted(game_dirs, key=_data_size, reverse=True)}
         while not all(f.done() for f in futures.values()):
             _drain(queue, progress)
             time.sleep(0.01)
@@ -134,10 +161,10 @@ def _data_size(game_dir: str) -> int:
 _QUEUE = None
 
 
-def _worker_init(queue) -> None:
+def _worker_init(queue, parent: int) -> None:
     global _QUEUE
     _QUEUE = queue
-    die_with_parent()
+    die_with_parent(parent)
 
 
 def _worker_build(build: BuildOne, game_dir: str, settings: BuildSettings) -> GameOutcome:
