@@ -430,3 +430,16 @@ def test_no_braille_dot_lies_on_or_near_the_large_print(game, box, built, tmp_pa
     assert len(dots) > 40 and len(glyphs) > 40
     gap = min(math.hypot(max(l - x, 0, x - r), max(b - y, 0, y - t)) for x, y in dots for l, b, r, t in glyphs)
     assert pt_to_mm(gap) - 1.44 / 2 >= 3.0 - 0.05, pt_to_mm(gap)
+
+
+def test_deckpress_check_reports_a_box_layout_finding_without_building(tmp_path):
+    """A designer hears of a box whose name cannot be set in large print from `deckpress check`
+    (its preflight draws the boxes onto a throwaway page), not only from the build; the shipped
+    game checks with no BX finding (control)."""
+    from pipeline.build.preflight import preflight
+
+    assert [f for f in preflight(load_game(ROOT / "carddata" / "apprentice")) if f.code.startswith("BX")] == []
+    folder = _game_with(tmp_path, "- {class: ember}", "- {class: ember, name: Supercalifragilisticexpialidocious Apprentices}")
+    found = [f for f in preflight(load_game(folder)) if f.code.startswith("BX")]
+    assert [(f.code, f.location.line) for f in found] == [("BX002", _line_of(folder, "Supercalifragilistic"))]
+    assert not list(tmp_path.glob("**/*.pdf"))  # the check wrote no file

@@ -25,6 +25,7 @@ from typing import Sequence
 
 import pikepdf
 import pypdfium2.raw as pdfium_c
+from reportlab.pdfgen.canvas import Canvas
 from PIL import Image, ImageDraw, ImageEnhance
 from pikepdf import Array, Dictionary, Name
 
@@ -32,8 +33,9 @@ from engine.findings import Finding, Location, Severity
 from engine.model import Deck
 from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
-from pipeline.boxes.pdf import BoxFiles, write_box
-from pipeline.boxes.plan import BoxPlan, plan_boxes
+from pipeline.boxes.face import draw_box
+from pipeline.boxes.pdf import BoxFiles, check_box, write_box
+from pipeline.boxes.plan import BoxPlan, notch_depth, plan_boxes
 from pipeline.braille.geometry import GeometryProfile
 from pipeline.common.files import write_bytes
 from pipeline.common.raster import PageRaster, open_document, png_bytes, render_page
@@ -214,6 +216,17 @@ def verify_box_qr(plan: BoxPlan, print_pdf: Path, bleed_pt: float, dpi: int = 30
     got = ", ".join(repr(t) for t in texts) or "nothing"
     return [QR_NO_DECODE.finding(f"box {plan.box_id!r}: the QR decodes at {dpi} dpi to {got}, expected {plan.url!r}",
                                  Location(str(print_pdf)), "keep the QR box clear of other print")]
+
+
+def box_findings(deck: Deck, profile: GeometryProfile, target: PrintTarget) -> list[Finding]:
+    """The boxes' findings without writing a file, for ``deckpress check``: the plan's (BX003,
+    BX008), the print drawn onto a throwaway page (BX002, BX006) and the die-line checks (BX004,
+    BX005); BX007 (the QR read back from a raster) only the build gives."""
+    plans, findings = plan_boxes(deck, profile)
+    for plan in plans:
+        findings += draw_box(Canvas(io.BytesIO()), plan, deck.game.card.bleed, notch_depth(plan.dieline), target)
+        findings += check_box(plan)
+    return findings
 
 
 def write_boxes(deck: Deck, folder: Path, profile: GeometryProfile, target: PrintTarget, printer: UvPrinter,

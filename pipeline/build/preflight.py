@@ -24,7 +24,8 @@ from pipeline.build.stages import stage_braille, stage_checks, stage_dice, stage
 def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = Selection(), geometry: str | None = None,
               target: str = "fogra39") -> list[Finding]:
     """Findings of the engine checks (with ``rulebook`` when given), the braille layout, the
-    print stage, the braille/QR clearance, the die sheets and the archive's QR links,
+    print stage, the braille/QR clearance, the die sheets, the archive's QR links and the tuck
+    boxes' layout (:func:`pipeline.boxes.output.box_findings`),
     filtered by ``selection`` and the cards' ``ignore:``: every check the build makes, so a
     game that checks clean builds. ``target`` is the printing target the print dry run measures
     against (``--target``); for a vendor preset its cut check (VE001/VE002) runs too.
@@ -35,6 +36,7 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
     raises ValueError, a malformed layout template LayoutError.
     """
     from pipeline.archive.site import check_qr_links, write_archive
+    from pipeline.boxes.output import box_findings
     from pipeline.render.deck_pdf import UnknownClassError
     from pipeline.render.tactile import clearance_findings
 
@@ -55,6 +57,7 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
         archive = job.folder("archive")
         write_archive(deck, blocks, None, archive)  # pages without face images: the links are what is checked
         findings += check_qr_links(deck, archive)
+        findings += box_findings(deck, job.braille_for("check").profile, load_target(target))
     if (vendor := load_target(target).vendor) is not None:
         from pipeline.common.layout import load_layout
 
