@@ -2,7 +2,7 @@
 
 ``output/<game>/boxes/``::
 
-    <game>-box-<id>.pdf                  the flat box to print: design, CutContour and Fold lines (PDF/X-1a)
+    <game>-box-<id>.pdf                  the flat box to print: design, CutContour and Fold lines (PDF/X-4: the die lines are optional content)
     <game>-box-<id>-braille.pdf          its UV braille plate (+ -plates-<printer>.pdf for a layered printer)
     <game>-box-<id>-print+braille.pdf    the print PDF with the braille plate merged as a spot plate
     <game>-box-<id>.json                 geometry: inside size and how it was reckoned, panels, folds, braille, QR
