@@ -351,3 +351,37 @@ def test_only_keeps_the_findings_of_the_stages_it_does_not_run(tmp_path, mini_di
     (partial,) = run_build([str(mini_dir)], BuildSettings(out_dir=str(tmp_path), papers=("letter",), only=("emboss",)))
     assert "PR004" in {f.code for f in full.findings}
     assert sorted(f.code for f in partial.findings) == sorted(f.code for f in full.findings)
+
+
+def test_unchanged_rebuild_loads_no_pdf_library_and_a_bad_option_still_exits_2(tmp_path, mini_dir):
+    """Issue 22: an unchanged rebuild only hashes (no pikepdf, reportlab, pypdf or the stage modules);
+    the options it skips reading are still checked, with one line and exit 2, whenever something is built."""
+    out = tmp_path / "out"
+    args = ["build", str(mini_dir), "--out", str(out), "--quiet", "--paper", "letter", "--only", "print"]
+    assert runner.invoke(app, args).exit_code == 0
+    probe = ("import sys; from pipeline.cli.app import app\n"
+             "try:\n    app(sys.argv[1:])\nexcept SystemExit as e:\n    code = e.code\n"
+             "heavy = sorted(m for m in ('pikepdf', 'reportlab', 'pypdf', 'pypdfium2', 'pipeline.render.targets', 'pipeline.build.workers') if m in sys.modules)\n"
+             "print(code, heavy)")
+    again = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, cwd=ROOT)
+    assert "unchanged, reused" in again.stdout
+    assert again.stdout.strip().splitlines()[-1] == "0 []"
+    # Changed settings are not current, so the options are read: a paper size that does not exist …
+    typo = runner.invoke(app, [*args[:-4], "--paper", "leter", "--only", "print"])
+    assert typo.exit_code == 2 and "leter" in typo.output
+    # … and an unknown target name is refused while the options are read.
+    unknown = runner.invoke(app, [*args, "--target", "fogra-39"])
+    assert unknown.exit_code == 2 and "unknown printing target 'fogra-39'" in unknown.output
+
+
+def test_manifest_versions_are_importlib_metadata_s():
+    """The build key's library versions, read off the .dist-info folders, equal importlib.metadata's (the reference)."""
+    import importlib.metadata
+    import re
+
+    from pipeline.build.manifest import libraries, versions
+
+    declared = sorted({re.match(r"[A-Za-z0-9_.-]+", r).group(0) for r in importlib.metadata.requires("deckpress") if "extra ==" not in r})
+    assert libraries() == declared and "reportlab" in declared
+    found = versions()
+    assert {name: found[name] for name in ["deckpress", *declared]} == {name: importlib.metadata.version(name) for name in ["deckpress", *declared]}

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from engine.findings import exit_code
-from pipeline.cli.common import back_offset_or_exit, err, exit_on, fail, out, print_summary, split_codes, target_option
+from pipeline.cli.common import back_offset_or_exit, err, exit_on, fail, out, print_summary, split_codes, target_option, validate_target
 
 STATUS_LABELS = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read", "failed": "FAILED, previous output kept"}
 """What the one line per game says for each :class:`~pipeline.build.runner` outcome status."""
@@ -54,7 +54,7 @@ def build(
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List info findings one by one too (default: counted by code).")] = False,
     run: Annotated[str, typer.Option(help="Print run: 'box' (what the game's box holds; for an expansion only the cards it adds) or 'combined' (base and expansion as played).")] = "box",
     release: Annotated[bool, typer.Option("--release", help="Press files: refuse to write while a card is provisional, a face prints placeholder art or the archive URL is a placeholder (exit 1, every cause listed).")] = False,
-    target: Annotated[str, target_option()] = "fogra39",
+    target: Annotated[str, target_option(read=False)] = "fogra39",
 ) -> None:
     """Build every output for the given games: checks, braille, print PDFs, UV layer, press sheets, BRF/PEF, archive, proofs (and with a vendor preset --target, its upload files).
 
@@ -67,21 +67,10 @@ def build(
     from pipeline.build.runner import run_build
     from pipeline.build.settings import BuildSettings
     from pipeline.common.files import OutputError
-    from pipeline.render.sheets import ImpositionError, get_sheet
-    from pipeline.render.uv.printers import UvPrinterError, load_uv_printer
-
     from engine.runs import RUNS
 
     dirs = _game_dirs_or_exit(game_dirs, out_dir, rulebook)
-    with exit_on(UvPrinterError):  # an unknown profile or a spot name it reserves: one line, exit 2
-        load_uv_printer(uv_printer).clear_spot_for(spot)
     papers = tuple(split_codes(paper)) or BuildSettings.papers
-    with exit_on(ImpositionError):  # a typo'd --paper: one line before any game is built, not a failure per game
-        for name in papers:
-            get_sheet(name)
-    if only and "vendor" in split_codes([only]) and _press_target(target):
-        fail(f"--only vendor writes a vendor preset's upload files, and {target!r} is a press target; "
-             "use --target thegamecrafter, makeplayingcards or drivethrucards")
     if run not in RUNS:
         fail(f"unknown --run {run!r}; runs: {', '.join(RUNS)}")
     if release and force:
@@ -103,7 +92,7 @@ def build(
         target=target,
     )
     with exit_on(BuildBusy, OutputError, ValueError), BuildProgress(dirs, err, enabled=not quiet) as progress:
-        outcomes = run_build(dirs, settings, progress.update)
+        outcomes = run_build(dirs, settings, progress.update, before_building=lambda: _validate_options(settings))
     worst = 0
     for o in outcomes:
         out.print(_summary_line(o), markup=False)
@@ -113,6 +102,28 @@ def build(
         worst = max(worst, 2 if o.status in ("unreadable", "failed") else exit_code(o.findings, strict))
     out.print(f"report: {out_dir / 'report.json'}", markup=False)
     raise typer.Exit(worst)
+
+
+def _validate_options(settings) -> None:
+    """Read the UV printer profile, the sheet sizes and the printing target the build names; exit 2
+    with one line for the first that is unknown or does not match its schema.
+
+    Called once some game must be built (:func:`pipeline.build.runner.run_build`): an unchanged
+    rebuild, whose build key covers these settings and files, was built with them before, and
+    skips reading them (they import pydantic and pikepdf, most of such a rebuild's time).
+    """
+    from pipeline.render.sheets import ImpositionError, get_sheet
+    from pipeline.render.uv.printers import UvPrinterError, load_uv_printer
+
+    with exit_on(UvPrinterError):  # an unknown profile or a spot name it reserves: one line, exit 2
+        load_uv_printer(settings.uv_printer).clear_spot_for(settings.spot)
+    with exit_on(ImpositionError):  # a typo'd --paper: one line before any game is built, not a failure per game
+        for name in settings.papers:
+            get_sheet(name)
+    validate_target(settings.target)
+    if settings.only and "vendor" in settings.only and _press_target(settings.target):
+        fail(f"--only vendor writes a vendor preset's upload files, and {settings.target!r} is a press target; "
+             "use --target thegamecrafter, makeplayingcards or drivethrucards")
 
 
 def _press_target(name: str) -> bool:

@@ -85,13 +85,29 @@ def out_option(help: str):
     return typer.Option("--out", help=help, callback=_refuse_empty_out)
 
 
+#: Where the printing targets live (:mod:`pipeline.render.targets` reads and validates them).
+TARGET_DIR = Path(__file__).resolve().parents[2] / "templates" / "targets"
+
+
 def _known_target(value: str) -> str:
-    """``--target`` as given; exit 2 with one line naming the known targets for an unknown one."""
+    """``--target`` as given; exit 2 with one line naming the known targets for an unknown one.
+
+    Only the name is checked here (a file ``templates/targets/<name>.yaml``): reading the
+    file through its schema imports pydantic and pikepdf, which an unchanged rebuild never
+    needs. :func:`validate_target` reads it before anything is built.
+    """
+    known = sorted(p.stem for p in TARGET_DIR.glob("*.yaml"))
+    if value not in known:
+        fail(f"unknown printing target {value!r}; known: {', '.join(known)}")
+    return value
+
+
+def validate_target(name: str) -> None:
+    """Read the target ``name`` through its schema; exit 2 with one line naming file and field when it does not match."""
     from pipeline.render.targets import TargetError, load_target
 
     with exit_on(TargetError):
-        load_target(value)
-    return value
+        load_target(name)
 
 
 TARGET_HELP = ("Printing target (templates/targets/): fogra39 (default), gracol or swop presses, or a vendor preset "
@@ -99,9 +115,18 @@ TARGET_HELP = ("Printing target (templates/targets/): fogra39 (default), gracol 
 """The ``--target`` option's help: the output intent of every PDF and the condition colour is checked against."""
 
 
-def target_option(help: str = TARGET_HELP):
-    """The ``--target NAME`` option (``build``, ``render``, ``uv``, ``impose``); an unknown name exits 2 while the options are read."""
-    return typer.Option("--target", help=help, callback=_known_target)
+def _valid_target(value: str) -> str:
+    """``--target`` as given, its file read through the schema (:func:`validate_target`)."""
+    validate_target(_known_target(value))
+    return value
+
+
+def target_option(help: str = TARGET_HELP, read: bool = True):
+    """The ``--target NAME`` option (``build``, ``render``, ``uv``, ``impose``); an unknown name exits 2 while the options are read.
+
+    ``read=False`` checks only the name then; the command calls :func:`validate_target` before it builds
+    (``build``: an unchanged rebuild reads no target file)."""
+    return typer.Option("--target", help=help, callback=_valid_target if read else _known_target)
 
 
 def split_codes(values: list[str] | None) -> tuple[str, ...]:
