@@ -177,6 +177,24 @@ def nearest_line(p: Point, segments: list[tuple[Point, Point]]) -> float:
     return min((point_segment_distance(p, a, b) for a, b in segments), default=math.inf)
 
 
+def nearest_distances(points: list[Point], segments: list[tuple[Point, Point]]) -> list[float]:
+    """For each of ``points``, the distance (mm) to the nearest of ``segments`` (inf for none):
+    :func:`nearest_line` for many points at once, one numpy pass over points × segments
+    (a box's ~500 dots against ~150 cut and fold segments: 75,000 distances)."""
+    import numpy as np
+
+    if not points or not segments:
+        return [math.inf] * len(points)
+    p = np.asarray(points, dtype=float)[:, None, :]          # (n, 1, 2)
+    seg = np.asarray(segments, dtype=float)                   # (m, 2, 2)
+    a, d = seg[None, :, 0, :], (seg[:, 1, :] - seg[:, 0, :])[None]
+    length2 = (d * d).sum(axis=2)
+    safe = np.where(length2 == 0, 1.0, length2)
+    t = np.where(length2 == 0, 0.0, np.clip(((p - a) * d).sum(axis=2) / safe, 0.0, 1.0))
+    gap = p - (a + t[..., None] * d)
+    return np.sqrt((gap * gap).sum(axis=2)).min(axis=1).tolist()
+
+
 def rect_crosses(rect: Rect, segments: list[tuple[Point, Point]], margin: float = 0.0) -> bool:
     """True when any segment passes within ``margin`` mm of the rectangle (or through it)."""
     grown = rect.inset(-margin)

@@ -38,7 +38,7 @@ from reportlab.pdfgen.canvas import Canvas
 from engine.findings import Finding, Location
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.boxes.face import draw_box
-from pipeline.boxes.geometry import nearest_line, rect_crosses
+from pipeline.boxes.geometry import nearest_distances, nearest_line, rect_crosses
 from pipeline.boxes.plan import BRAILLE_NEAR_FOLD, QR_CROSSES_FOLD, BoxPlan, notch_depth
 from pipeline.braille.geometry import Dot, dot_centres
 from pipeline.common.files import write_text
@@ -103,7 +103,9 @@ def check_box(plan: BoxPlan) -> list[Finding]:
     r, cell = plan.profile.dot_radius, plan.profile.cell_pitch
     dots = box_dots(plan)
     if dots:
-        nearest = min(dots, key=lambda d: nearest_line((d.x, d.y), segments))
+        distances = nearest_distances([(d.x, d.y) for d in dots], segments)
+        at = min(range(len(dots)), key=distances.__getitem__)  # the first nearest dot, as min() over the dots picks
+        nearest = dots[at]
         gap = nearest_line((nearest.x, nearest.y), segments) - r
         if gap < cell - 1e-6:
             out.append(BRAILLE_NEAR_FOLD.finding(
