@@ -84,14 +84,16 @@ def portable_findings(findings: list[Finding], game_dir: str | Path, out_dirs: t
     data_root = Path(game_dir).resolve().parent
     outs = [Path(d).resolve() for d in out_dirs]
 
+    names: dict[str, str] = {}  # most findings name one of a few files: resolve each once (a syscall per path part)
+
     def name(file: str) -> str:
         if not file:
             return file
-        path = Path(file).resolve()
-        for out in outs:
-            if path.is_relative_to(out):
-                return path.relative_to(out).as_posix()
-        return Path(os.path.relpath(path, data_root)).as_posix()
+        if file not in names:
+            path = Path(file).resolve()
+            inside = next((path.relative_to(out).as_posix() for out in outs if path.is_relative_to(out)), None)
+            names[file] = inside if inside is not None else Path(os.path.relpath(path, data_root)).as_posix()
+        return names[file]
 
     def move(loc: Location) -> Location:
         return dataclasses.replace(loc, file=name(loc.file))
