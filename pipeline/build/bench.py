@@ -5,6 +5,7 @@ process and its workers, peak resident memory):
 
 - all shipped games, cold (empty output folder) and warm (unchanged rebuild);
 - the shipped games cold with proofs;
+- CPU time per stage of a 300-card synthetic deck in one process (:mod:`pipeline.build.bench_stages`);
 - the like-for-like print figure: ``deckpress render`` of 300 cards of name, number and QR,
   per card, next to a bare reportlab loop drawing the same (:mod:`pipeline.build.benchfloor`);
 - a generated synthetic deck of N cards (name, number, keyword, QR) for N = 1,000 and
@@ -33,6 +34,7 @@ from pathlib import Path
 import yaml
 
 from pipeline.build.bench_rulebook import report as rulebook_report
+from pipeline.build.bench_stages import stage_cpu, stage_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 DECKPRESS = [str(Path(sys.executable).with_name("deckpress"))]  # the console script of this venv
@@ -194,6 +196,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(out)
         report("shipped games + proofs, cold", ["build", "--out", str(out), "--quiet"], SHIPPED_PROOFS_S)
         print(print_floor(tmp_path), flush=True)
+        per_stage = synthetic_game(tmp_path / "stages-300", 300)
+        print("per stage, synthetic 300 cards, every stage but vendor, cold (pipeline/build/bench_stages.py):")
+        print("\n".join(stage_lines(stage_cpu(per_stage, tuple(n for n, _ in STAGES if n != "vendor"), tmp_path / "stages-out"), 300)), flush=True)
         strings: list[str] = []
         peaks: dict[int, float] = {}
         for n in sizes:
