@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import trimesh
 from PIL import Image, ImageDraw
+from PIL.PngImagePlugin import PngInfo
 
 from engine.findings import Finding
 from engine.model import Deck, Die
@@ -128,9 +129,31 @@ def write_readme_previews(folder: str | Path = "docs/dice") -> list[Path]:
                 path = Path(folder) / f"die-{die.id}.png"
                 if path not in out:
                     solid, plans, _ = plan_die(die, PROFILES["spec800"])
-                    render_preview(build_model(solid, plans, PROFILES["spec800"]), solid, path)
+                    image = render_preview(build_model(solid, plans, PROFILES["spec800"]), solid, path)
+                    info = PngInfo()
+                    info.add_text(PLAN_KEY, plan_digest(die, plans))
+                    with atomic_path(path) as tmp:
+                        image.save(tmp, format="PNG", pnginfo=info)
                     out.append(path)
     return out
+
+
+#: The PNG text key under which a README preview records what it shows (:func:`plan_digest`).
+PLAN_KEY = "deckpress-die-plan"
+
+
+def plan_digest(die: Die, plans) -> str:
+    """sha256 (hex) of what a die's preview shows: its shape and size, and per region the numeral,
+    its braille cells, underline, numeral size (pt) and where numeral, braille and bar sit (mm,
+    rounded to 0.01 mm). The same on every CPU, where the mesh and so the preview's pixels are
+    not (manifold3d's floats differ in the last bits between machines)."""
+    import hashlib
+
+    parts = [die.id, die.shape, str(die.size)]
+    for p in plans:
+        boxes = [round(v, 2) + 0.0 for box in (p.pen, p.numeral_box, p.braille_box, p.bar) for v in box]
+        parts.append(f"{p.face.value}|{p.face.numeral}|{p.face.cells}|{p.face.underline}|{p.numeral_pt:g}|{boxes}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
 if __name__ == "__main__":  # .venv/bin/python -m pipeline.dice.output: refresh the README's previews
