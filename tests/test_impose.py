@@ -720,3 +720,57 @@ def _text_sizes_and_line_widths(page) -> tuple[list[float], list[float]]:
         elif op in ("S", "s", "B", "b", "B*", "b*"):
             widths.append(round(width * ctm, 3))
     return sizes, widths
+
+
+def test_rotated_card_pages_are_refused_own_or_inherited_rotate(pdfs, tmp_path):
+    import pikepdf
+
+    from pipeline.render.formpages import CardPdfError
+
+    own, inherited = tmp_path / "own.pdf", tmp_path / "inherited.pdf"
+    with pikepdf.open(pdfs["fronts"]) as pdf:
+        pdf.pages[2].obj.Rotate = 90
+        pdf.save(own)
+    with pikepdf.open(pdfs["fronts"]) as pdf:  # reportlab writes /Rotate 0 on every page: drop it, rotate the tree
+        for page in pdf.pages:
+            del page.obj["/Rotate"]
+        pdf.Root.Pages.Rotate = 270
+        pdf.save(inherited)
+    with pytest.raises(CardPdfError, match=r"page 3 of the front PDF .*own\.pdf is rotated \(90°\); card pages must be upright"):
+        impose(str(own), None, None, "letter", [(0, 0, 1)], tmp_path, "demo")
+    with pytest.raises(CardPdfError, match=r"page 1 of the front PDF .*inherited\.pdf is rotated \(270°\)"):
+        impose(str(inherited), None, None, "letter", [(0, 0, 1)], tmp_path, "demo")
+
+
+def test_content_beyond_the_bleed_box_is_clipped_and_a_card_is_stored_once(tmp_path):
+    """A card page whose MediaBox reaches 20 pt beyond its BleedBox, painted black there: on the
+    sheet the black is cut at the bleed (the form's BBox), and three copies share one form."""
+    import pikepdf
+
+    path = tmp_path / "wide.pdf"
+    c = Canvas(str(path), pagesize=(W + 40, H + 40), invariant=1, initialFontName=face("regular").name)
+    c.translate(20, 20)  # bleed box [20 20 254 398]; black from -20 to 0 pt outside it, cyan inside
+    c.setBleedBox((20, 20, 20 + W, 20 + H))
+    c.setTrimBox((29, 29, 11 + W, 11 + H))
+    c.setFillColor(CMYKColor(0, 0, 0, 1))
+    c.rect(-20, -20, W + 40, H + 40, stroke=0, fill=1)
+    c.setFillColor(CMYKColor(1, 0, 0, 0))
+    c.rect(0, 0, W, H, stroke=0, fill=1)
+    c.showPage()
+    c.save()
+    res = impose(str(path), None, None, "letter", [(0, 0, 3)], tmp_path, "demo")
+    grid = plan_grid(get_sheet("letter"), W, H)
+    image = pdfium.PdfDocument(str(res.fronts))[0].render(scale=1).to_pil().convert("RGB")  # 1 px per pt
+    cyan = image.getpixel(tuple(int(v) for v in (grid.front_bled(0).centre[0], grid.height - grid.front_bled(0).centre[1])))
+    assert cyan[0] < 100 and cyan[1] > 150  # cyan: the card's own colour, not black
+    left, top = grid.front_bled(0), grid.front_bled(0)
+    y = int(grid.height - (left.y0 + left.y1) / 2)
+    assert image.getpixel((int(left.x0 + 3), y)) == cyan  # the bleed itself is kept
+    assert image.getpixel((int(left.x0 - 4), y)) == (255, 255, 255)  # 4 pt beyond it: the black was cut off
+    assert image.getpixel((int((top.x0 + top.x1) / 2), int(grid.height - top.y1 - 4))) == (255, 255, 255)
+    assert image.getpixel((int(left.x1 - 3), y)) == cyan  # slot 1's page (drawn after) does not reach into slot 0
+    with pikepdf.open(res.fronts) as pdf:
+        forms = {o.objgen for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Form"}
+        assert len(forms) == 1
+        [form] = [pdf.get_object(g) for g in forms]
+        assert [float(v) for v in form.BBox] == [20, 20, 20 + W, 20 + H]

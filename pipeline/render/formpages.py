@@ -1,12 +1,12 @@
-"""Card pages as Form XObjects that pypdf merges cheaply, bleed included.
+"""Card pages as Form XObjects painted many times, bleed included (pikepdf/qpdf).
 
-Merging a whole card page onto a press sheet with pypdf copies and re-parses its
-content for every copy. Instead each source page becomes one Form XObject
-(ISO 32000-1 §8.10) whose BBox is the page's BleedBox, wrapped in a *stub* page that
-only paints it (``/Front3 Do``) and whose MediaBox is the same BleedBox. Merging the
-stub with ``PageObject.merge_transformed_page`` costs a few operators, pypdf clips
-it to the stub's box (the bleed is kept, nothing spills beyond it), and the card's
-content is stored once in the output however many copies print.
+Each used source page becomes one Form XObject (ISO 32000-1 §8.10) of the output file whose
+BBox is the page's BleedBox: the form clips its content to the bleed (§8.10.1), so the whole
+bleed travels with the card and nothing beyond it spills onto a neighbour. The form is made
+once per output file and painted per copy with ``q 1 0 0 1 tx ty cm /Front3 Do Q``
+(:meth:`CardPages.paint`); the card's content is stored once however many copies print. The
+page's content stream is copied still encoded (qpdf ``copy_foreign``), its resources once per
+output file (shared fonts once).
 
 Also here: :func:`check_page_ids`, which refuses a card PDF whose page labels (the card
 or class ids deckpress writes) no longer match the data.
@@ -14,13 +14,13 @@ or class ids deckpress writes) no longer match the data.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from pypdf import PageObject, PdfReader, PdfWriter
-from pypdf.errors import PyPdfError
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, RectangleObject, StreamObject
+import pikepdf
+from pikepdf import Array, Dictionary, Name
 
 from pipeline.render.sheets import ImpositionError, Rect
 
@@ -52,83 +52,134 @@ class PageBoxes:
 
 
 def _rect(box) -> Rect:
-    return Rect(float(box.left), float(box.bottom), float(box.right), float(box.top))
+    x0, y0, x1, y1 = (float(v) for v in box)
+    return Rect(x0, y0, x1, y1)
 
 
-def page_boxes(page: PageObject) -> PageBoxes:
-    """The page's BleedBox (else MediaBox) and TrimBox (else the bleed box), read from the raw keys."""
-    bleed = _rect(page.bleedbox) if "/BleedBox" in page else _rect(page.mediabox)
-    has_trim = "/TrimBox" in page
-    return PageBoxes(bleed, _rect(page.trimbox) if has_trim else bleed, has_trim)
+def _inherited(page: Dictionary, key: str):
+    """``key`` of a page dictionary or of the nearest page tree node above it that has it (ISO 32000-1 §7.7.3.4), else None."""
+    node, depth = page, 0
+    while node is not None and depth < 64:
+        if key in node:
+            return node[key]
+        node, depth = node.get("/Parent"), depth + 1
+    return None
+
+
+def page_boxes(page: pikepdf.Page | Dictionary) -> PageBoxes:
+    """The page's BleedBox (else its MediaBox, inherited) and TrimBox (else the bleed box), read from the raw keys (pt)."""
+    obj = page.obj if isinstance(page, pikepdf.Page) else page
+    bleed = _rect(obj.BleedBox) if "/BleedBox" in obj else _rect(_inherited(obj, "/MediaBox"))
+    has_trim = "/TrimBox" in obj
+    return PageBoxes(bleed, _rect(obj.TrimBox) if has_trim else bleed, has_trim)
 
 
 class CardPages:
-    """A card PDF read once, its page boxes, and each page as a mergeable Form XObject stub.
+    """A card PDF read once (pikepdf), its page boxes and labels, and each page as a Form XObject to paint.
 
     ``role`` names the PDF in messages and prefixes the XObject names (``/Front3``).
-    Raises :class:`CardPdfError` naming the file when it cannot be read.
+    Raises :class:`CardPdfError` naming the file when it cannot be read or a page is rotated
+    (card pages must be upright). The file stays open while the object lives: forms copied
+    into an output read their content from it when that output is saved.
     """
 
     def __init__(self, path: str | Path, role: str):
         self.path = Path(path)
         self.role = role
         try:
-            self.reader = PdfReader(self.path)
-            self.pages = list(self.reader.pages)
-        except (OSError, ValueError, PyPdfError) as exc:
+            self.pdf = pikepdf.open(self.path)
+            self.pages = list(self.pdf.pages)
+            self.boxes = [page_boxes(p) for p in self.pages]
+            rotations = [int(_inherited(p.obj, "/Rotate") or 0) for p in self.pages]
+        except (OSError, ValueError, TypeError, AttributeError, pikepdf.PdfError) as exc:
             raise CardPdfError(f"cannot read the {role} PDF {self.path}: {exc}") from None
-        for i, page in enumerate(self.pages):
-            if page.rotation % 360:
-                raise CardPdfError(f"page {i + 1} of the {role} PDF {self.path} is rotated ({page.rotation}°); card pages must be upright")
-        self.boxes = [page_boxes(p) for p in self.pages]
-        self._writer: PdfWriter | None = None
-        self._stubs: dict[int, PageObject] = {}
+        for i, rotation in enumerate(rotations):
+            if rotation % 360:
+                raise CardPdfError(f"page {i + 1} of the {role} PDF {self.path} is rotated ({rotation}°); card pages must be upright")
+        self._dest: pikepdf.Pdf | None = None
+        self._forms: dict[int, pikepdf.Object] = {}
+        self._copied: set[tuple[int, int]] = set()
+        self._wrapped: dict[int, pikepdf.Object] = {}
 
-    def stub(self, writer: PdfWriter, index: int) -> PageObject:
-        """A page painting only page ``index`` as a Form XObject (``/Front3 Do``), MediaBox = its BleedBox.
+    @property
+    def labels(self) -> list[str]:
+        """Every page's label (``/PageLabels``; the page number "1", "2" … where the PDF has none)."""
+        return [str(p.label) for p in self.pages]
 
-        The XObject is added to ``writer`` once; later calls for the same writer reuse it.
+    def paint(self, dest: pikepdf.Pdf, page: pikepdf.Page, index: int, dx: float = 0.0, dy: float = 0.0) -> bytes:
+        """Add page ``index`` as a Form XObject to ``page``'s resources (``/Front3``; the form made in
+        ``dest`` once, later calls for the same ``dest`` reuse it) and return the content operators that
+        paint it moved by ``dx``, ``dy`` pt: ``q 1 0 0 1 dx dy cm /Front3 Do Q``.
         """
-        if writer is not self._writer:
-            self._writer, self._stubs = writer, {}
-        if index in self._stubs:
-            return self._stubs[index]
-        page, box = self.pages[index], self.boxes[index].bleed
-        form = self._form_stream(page, writer)
-        form.update({
-            NameObject("/Type"): NameObject("/XObject"),
-            NameObject("/Subtype"): NameObject("/Form"),
-            NameObject("/BBox"): RectangleObject([box.x0, box.y0, box.x1, box.y1]),
-            NameObject("/Resources"): page.get("/Resources", DictionaryObject()).get_object().clone(writer),
-        })
-        ref = form.indirect_reference
         name = f"/{self.role.capitalize()}{index}"
-        stub = PageObject.create_blank_page(None, box.width, box.height)
-        stub[NameObject("/MediaBox")] = RectangleObject([box.x0, box.y0, box.x1, box.y1])
-        stub[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): DictionaryObject({NameObject(name): ref})})
-        body = DecodedStreamObject()
-        body.set_data(f"{name} Do".encode())
-        stub[NameObject("/Contents")] = body
-        self._stubs[index] = stub
-        return stub
+        resources = page.obj.get("/Resources")
+        if resources is None:
+            page.obj.Resources = resources = Dictionary()
+        if "/XObject" not in resources:
+            resources.XObject = Dictionary()
+        resources.XObject[name] = self.form(dest, index)
+        return f"q 1 0 0 1 {_num(dx)} {_num(dy)} cm {name} Do Q\n".encode()
 
-    @staticmethod
-    def _form_stream(page: PageObject, writer: PdfWriter) -> StreamObject:
-        """The page's content as a new indirect stream of ``writer``.
+    def form(self, dest: pikepdf.Pdf, index: int) -> pikepdf.Object:
+        """Page ``index`` as a Form XObject of ``dest`` (BBox its BleedBox, its resources), made once per ``dest``.
 
-        A single content stream is copied still encoded (no decode and re-encode); an array
-        of streams is joined (ISO 32000-1 §7.8.2: the array is one content stream) and
-        Flate-encoded.
+        A single content stream is copied still encoded (no decode and re-encode); an array of
+        streams is joined (ISO 32000-1 §7.8.2: the array is one content stream).
         """
+        if dest is not self._dest:
+            self._dest, self._forms, self._copied = dest, {}, set()
+        if index in self._forms:
+            return self._forms[index]
+        page, box = self.pages[index].obj, self.boxes[index].bleed
         raw = page.get("/Contents")
-        single = raw.get_object() if raw is not None else None
-        if isinstance(single, StreamObject) and single.indirect_reference is not None:
-            return single.clone(writer, force_duplicate=True)
-        joined = DecodedStreamObject()
-        content = page.get_contents()
-        joined.set_data(content.get_data() if content is not None else b"")
-        # pypdf has no public call that adds a new (not cloned) indirect object to a writer
-        return writer._add_object(joined.flate_encode()).get_object()
+        if isinstance(raw, pikepdf.Stream) and raw.is_indirect and raw.objgen not in self._copied:
+            self._copied.add(raw.objgen)  # a stream shared by two pages is copied once by qpdf: join it for the second
+            form = dest.copy_foreign(raw)
+        else:
+            streams = list(raw) if isinstance(raw, Array) else [raw] if raw is not None else []
+            form = dest.make_stream(b"\n".join(s.read_bytes() for s in streams))
+        form.Type, form.Subtype = Name.XObject, Name.Form
+        form.BBox = Array([box.x0, box.y0, box.x1, box.y1])
+        form.Resources = self._resources(dest, index)
+        self._forms[index] = form
+        return form
+
+    def _resources(self, dest: pikepdf.Pdf, index: int) -> pikepdf.Object:
+        """Page ``index``'s resources copied into ``dest`` (objects they share with other pages once per ``dest``).
+
+        qpdf copies indirect objects only: a direct dictionary (reportlab writes them) is copied
+        through an indirect wrapper made once in the source and stays direct in ``dest``.
+        """
+        if index in self._wrapped:  # (make_indirect turns the page's own entry indirect too: check this first)
+            return Dictionary(dest.copy_foreign(self._wrapped[index]))
+        resources = self.pages[index].obj.get("/Resources")
+        if resources is None:
+            return Dictionary()
+        if resources.is_indirect:
+            return dest.copy_foreign(resources)
+        self._wrapped[index] = self.pdf.make_indirect(resources)
+        return Dictionary(dest.copy_foreign(self._wrapped[index]))
+
+
+def _num(v: float) -> str:
+    """A PDF number for a content stream: at most 6 decimals (pypdf wrote about as many), no trailing zeros, no ``-0``."""
+    text = f"{v:.6f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def set_content(pdf: pikepdf.Pdf, page: pikepdf.Page, after: bytes) -> None:
+    """Replace ``page``'s content by one stream: its old content inside ``q … Q`` (so no graphics
+    state it leaves behind reaches what follows), then the operators ``after`` (drawn on top)."""
+    body = page.obj.get("/Contents")
+    streams = list(body) if isinstance(body, pikepdf.Array) else [body] if body is not None else []
+    page.obj.Contents = pdf.make_stream(b"q\n" + b"\n".join(s.read_bytes() for s in streams) + b"\nQ\n" + after)
+
+
+def save_bytes(pdf: pikepdf.Pdf) -> bytes:
+    """``pdf`` saved deterministically (fixed /ID, no object streams, new streams Flate-compressed)."""
+    buf = io.BytesIO()
+    pdf.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable)
+    return buf.getvalue()
 
 
 class StaleCardPdfError(ImpositionError):
@@ -146,9 +197,9 @@ _ROLES = {
 def page_labels(source: CardPages) -> list[str] | None:
     """The page labels of a card PDF (deckpress writes the card or class id of every page,
     :func:`pipeline.render.pdfx.finish`), or None when the PDF has no ``/PageLabels``."""
-    if "/PageLabels" not in source.reader.root_object:
+    if "/PageLabels" not in source.pdf.Root:
         return None
-    return list(source.reader.page_labels)
+    return source.labels
 
 
 def _first(ids: Sequence[str], n: int = 5) -> str:

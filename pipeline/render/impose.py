@@ -12,15 +12,15 @@ copies to print. Outputs, in ``out_dir``:
   :mod:`pipeline.render.calibration`);
 - ``<game>-<sheet>-imposition.json``: every placed card's trim box on each sheet (pt).
 
-How a card is placed: each unique source page becomes one Form XObject (its content
-stored once however many copies print) wrapped in a small stub page whose MediaBox is
-the source's BleedBox; the stub is merged onto the sheet with pypdf's
-``merge_transformed_page`` (a translation). pypdf clips a merged page to its box, so the
-whole bleed travels with the card and nothing beyond it spills onto a neighbour.
-Source pages are read once and cached per output file.
+How a card is placed: each unique source page becomes one Form XObject of the sheets' file
+(its content stored once however many copies print) whose BBox is the source's BleedBox,
+painted per slot with a translation (``q 1 0 0 1 tx ty cm /Front3 Do Q``,
+:meth:`pipeline.render.formpages.CardPages.paint`, pikepdf/qpdf). The BBox clips the form, so
+the whole bleed travels with the card and nothing beyond it spills onto a neighbour.
+Source pages are read once; their forms are made once per output file.
 
-Marks (crop marks, registration targets, slug) are drawn with reportlab first and the cards merged
-after them, in slot order; marks stay outside every bleed (see :mod:`pipeline.render.marks`).
+Marks (crop marks, registration targets, slug) are drawn with reportlab first and the cards painted
+after them (on top), in slot order; marks stay outside every bleed (see :mod:`pipeline.render.marks`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from pypdf import PdfReader, PdfWriter, Transformation
+import pikepdf
+from pikepdf import Dictionary, String
 
 from engine.backs import back_id
 from engine.findings import Finding, Location, Severity
@@ -42,9 +43,10 @@ from pipeline.render import marks
 from pipeline.render.calibration import SCALE_MM, write_calibration
 from pipeline.render.marks import MARK_SHORTENED  # noqa: F401 (declared with the marks; re-exported)
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
+from pipeline.render.formpages import save_bytes, set_content
 from pipeline.render.pdfx import FOGRA39, OutputCondition, PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
-from pipeline.render.uv.ocg import register_ocgs_bytes
+from pipeline.render.uv.ocg import register_ocgs
 
 PAGE_MISMATCH = declare(
     "IM002",
@@ -199,21 +201,18 @@ def write_sheet_pages(path: Path, grid: Grid, side: str, source: CardPages, shee
     ``side``'s marks, a slug and a label per page, finished PDF/X (:func:`~pipeline.render.pdfx.finish`:
     X-4 when the cards carry the braille OCG; ``condition``'s output intent); sources that break PDF/X: written as they are, IM004;
     IM007 for a slug that found no room (:func:`pipeline.render.marks.slug_findings`)."""
-    data = marks.marks_pdf(grid, side, slugs, font)
-    writer = PdfWriter()
-    for marks_page, faces in zip(PdfReader(io.BytesIO(data)).pages, sheets):
-        sheet = writer.add_page(marks_page)
+    pdf = pikepdf.open(io.BytesIO(marks.marks_pdf(grid, side, slugs, font)))
+    for sheet, faces in zip(pdf.pages, sheets):
+        cards = []
         for slot, index in enumerate(faces):
-            if index is None:
-                continue
-            bled, box = grid.side_bled(side, slot), source.boxes[index].bleed
-            move = Transformation().translate(bled.x0 - box.x0, bled.y0 - box.y0)
-            sheet.merge_transformed_page(source.stub(writer, index), move)
-        sheet.compress_content_streams()
-    writer.add_metadata({"/CreationDate": FIXED_DATE, "/ModDate": FIXED_DATE})
-    buf = io.BytesIO()
-    writer.write(buf)
-    data = register_ocgs_bytes(buf.getvalue())  # the cards' ISO 19593-1 braille OCG (pipeline.render.uv.ocg), if any
+            if index is not None:
+                bled, box = grid.side_bled(side, slot), source.boxes[index].bleed
+                cards.append(source.paint(pdf, sheet, index, bled.x0 - box.x0, bled.y0 - box.y0))
+        set_content(pdf, sheet, b"".join(cards))
+    pdf.docinfo = pdf.make_indirect(Dictionary(Producer=String("pikepdf"), CreationDate=String(FIXED_DATE),
+                                               ModDate=String(FIXED_DATE)))
+    register_ocgs(pdf)  # the cards' ISO 19593-1 braille OCG (pipeline.render.uv.ocg), if any
+    data = save_bytes(pdf)
     try:
         finish(data, path, title, list(labels), condition=condition)
     except PdfxError as exc:

@@ -28,8 +28,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.errors import PyPdfError
+import pikepdf
 from reportlab.lib.colors import CMYKColorSep
 from reportlab.pdfgen.canvas import Canvas
 
@@ -38,10 +37,10 @@ from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import CardLayout, load_layout
-from pipeline.render.formpages import CardPages, CardPdfError, page_boxes
+from pipeline.render.formpages import CardPages, CardPdfError, page_boxes, save_bytes, set_content
 from pipeline.render.pdfpaths import circle_operators
 from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
-from pipeline.render.uv.ocg import mark_pdf_bytes, register_ocgs_bytes
+from pipeline.render.uv.ocg import mark_pdf_bytes, register_ocgs
 from pipeline.render.uv.printers import UvPrinter, load_uv_printer
 from pipeline.render.uv.stack import MAX_LAYERS, layer_count  # also declares UV003 for `deckpress rules`
 
@@ -229,8 +228,8 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
     """The print PDF with the braille layer merged on top of each page as a spot plate
     (``what`` the print is, for the Subject: "card fronts", "the flat tuck box").
 
-    Page *i* of ``braille_pdf`` goes onto page *i* of ``print_pdf`` (pypdf merge, no
-    transformation); the print PDF's page boxes and page labels are kept. The braille's ISO
+    Page *i* of ``braille_pdf`` goes onto page *i* of ``print_pdf`` (a Form XObject painted on top,
+    no transformation, :meth:`~pipeline.render.formpages.CardPages.paint`); the print PDF's page boxes and page labels are kept. The braille's ISO
     19593-1 group is optional content (PDF 1.5), so the file is finished as PDF/X-4 (PDF 1.6,
     :mod:`pipeline.render.pdfx4`) with ``condition``'s output intent. Raises :class:`TactileError`
     when the page counts or page boxes differ, :class:`CardPdfError` naming the file when either
@@ -239,23 +238,21 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
     """
     braille = CardPages(braille_pdf, "braille")
     try:
-        reader = PdfReader(print_pdf)
-        writer = PdfWriter(clone_from=reader)
-        labels = list(reader.page_labels)
-        title = str((reader.metadata or {}).get("/Title", Path(print_pdf).stem))
-    except (OSError, ValueError, PyPdfError) as exc:
+        pdf = pikepdf.open(print_pdf)
+        labels = [str(p.label) for p in pdf.pages]
+        title = str(pdf.docinfo.get("/Title", Path(print_pdf).stem))
+    except (OSError, ValueError, pikepdf.PdfError) as exc:
         raise CardPdfError(f"cannot read the print PDF {print_pdf}: {exc}") from None
-    if len(writer.pages) != len(braille.pages):
-        raise TactileError(f"{braille_pdf} has {len(braille.pages)} pages, {print_pdf} {len(writer.pages)}: they must match page for page")
-    for i, page in enumerate(writer.pages):
-        if not page_boxes(page).same_as(braille.boxes[i]):
-            raise TactileError(f"page {i + 1} of {braille_pdf} has other page boxes than page {i + 1} of {print_pdf}")
-        page.merge_page(braille.stub(writer, i))
-        page.compress_content_streams()
-    buf = io.BytesIO()
-    writer.write(buf)
-    # list the braille pages' OCG in the merged file; optional content makes it PDF/X-4
-    return finish(register_ocgs_bytes(buf.getvalue()), path, f"{title} with the braille plate", labels,
+    with pdf:
+        if len(pdf.pages) != len(braille.pages):
+            raise TactileError(f"{braille_pdf} has {len(braille.pages)} pages, {print_pdf} {len(pdf.pages)}: they must match page for page")
+        for i, page in enumerate(pdf.pages):
+            if not page_boxes(page).same_as(braille.boxes[i]):
+                raise TactileError(f"page {i + 1} of {braille_pdf} has other page boxes than page {i + 1} of {print_pdf}")
+            set_content(pdf, page, braille.paint(pdf, page, i))  # the plate on top, clipped to its BleedBox
+        register_ocgs(pdf)  # list the braille pages' OCG in the merged file; optional content makes it PDF/X-4
+        data = save_bytes(pdf)
+    return finish(data, path, f"{title} with the braille plate", labels,
                   subject=f"{what} with the UV braille dots merged as a spot plate (ISO 19593-1 group Braille)",
                   condition=condition)
 

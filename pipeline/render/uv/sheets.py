@@ -97,7 +97,7 @@ def layer_index(plates: CardPages) -> dict[tuple[str, int], int]:
     """``(card id, layer)`` → page index of a plate PDF from its page labels (``<card> L03`` → layer 3;
     a bare ``<card>``, one page holding every layer, → layer 0)."""
     index: dict[tuple[str, int], int] = {}
-    for i, label in enumerate(plates.reader.page_labels):
+    for i, label in enumerate(plates.labels):
         found = _LAYER_LABEL.match(label)
         index[(found["card"], int(found["layer"])) if found else (label, 0)] = i
     return index
