@@ -185,6 +185,9 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
     game_dirs = list({Path(d).resolve(): d for d in reversed(game_dirs)}.values())[::-1]  # a folder named twice builds once
     _refuse_shared_ids(game_dirs)
     out_dir = Path(settings.out_dir)
+    if before_building is not None and not out_dir.is_dir():
+        before_building()  # nothing can be current in a folder that is not there: check before making it
+        before_building = None
     with OutputLock(out_dir):
         probe_writable(out_dir)
         done = {d: reuse_if_current(d, settings) for d in game_dirs}
