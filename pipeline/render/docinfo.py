@@ -17,7 +17,7 @@ import pikepdf
 from pikepdf import Name, String
 
 from pipeline.common.files import atomic_path
-from pipeline.render.pdfx import retag_subsets
+from pipeline.render.subsets import retag_subsets
 from pipeline.render.pdfx4 import PDFX4_PDF_VERSION, PDFX4_VERSION, sync_xmp
 
 #: The Subject reportlab writes when none is set.
