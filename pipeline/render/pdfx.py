@@ -40,6 +40,7 @@ import pikepdf
 from pikepdf import Array, Dictionary, Name, String
 
 from pipeline.common.files import write_bytes
+from pipeline.render.docinfo import apply_document_info, press_info_for
 from pipeline.render.pdfx4 import PDFX4_PDF_VERSION, PDFX4_VERSION, has_optional_content, make_pdfx4
 from pipeline.render.pdfx_check import PDFX_CONFORMANCE, PDFX_VERSION, check_pdfx
 from pipeline.render.subsets import retag_subsets, subset_tag
@@ -71,44 +72,26 @@ FOGRA39 = OutputCondition(profile=str(ICC_DIR / "FOGRA39L.icc"))
 
 
 def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], subject: str = "",
-           condition: OutputCondition = FOGRA39) -> Path:
+           condition: OutputCondition = FOGRA39, info: dict[str, str] | None = None) -> Path:
     """Add the PDF/X-1a:2003 keys, page labels and outline to the PDF ``data``; write it atomically to ``path``.
 
     ``labels`` gives one label per page (card ids for fronts, class ids for backs); each
-    becomes the page's label and an outline entry. Raises :class:`PdfxError` when the
+    becomes the page's label and an outline entry. ``info``: the press file's document info
+    (:func:`pipeline.render.docinfo.apply_document_info`; default: what an enclosing
+    :func:`pipeline.render.docinfo.press_info` gives ``path``, else none), set before the file is
+    checked and written, so a build writes each press file once. Raises :class:`PdfxError` when the
     pages break a rule :func:`check_pdfx` checks, ValueError when the label count differs
     from the page count, and :class:`pipeline.common.files.OutputError` when ``path`` cannot be written.
     """
     pdf = pikepdf.open(io.BytesIO(data))
     if len(labels) != len(pdf.pages):
         raise ValueError(f"{len(labels)} page labels for {len(pdf.pages)} pages")
-    info = pdf.docinfo
-    info[Name.Title] = String(title)
-    if subject:
-        info[Name.Subject] = String(subject)
-    info[Name.Creator] = String("deckpress")
-    info[Name.Trapped] = Name("/False")
-    info[Name("/GTS_PDFXVersion")] = String(PDFX_VERSION)
-    info[Name("/GTS_PDFXConformance")] = String(PDFX_CONFORMANCE)
-    pdf.Root.OutputIntents = Array([
-        Dictionary(
-            Type=Name.OutputIntent,
-            S=Name.GTS_PDFX,
-            OutputConditionIdentifier=String(condition.identifier),
-            OutputCondition=String(condition.condition),
-            RegistryName=String(condition.registry),
-            Info=String(condition.condition),
-        )
-    ])
-    nums = Array()
-    for index, label in enumerate(labels):
-        nums.append(index)
-        nums.append(Dictionary(P=String(label)))
-    pdf.Root.PageLabels = Dictionary(Nums=nums)
-    with pdf.open_outline() as outline:
-        outline.root.clear()
-        outline.root.extend(pikepdf.OutlineItem(label, index) for index, label in enumerate(labels))
+    _set_pdfx_keys(pdf, title, subject, condition)
+    _label_pages(pdf, labels)
     retag_subsets(pdf)
+    stamp = info if info is not None else press_info_for(path)
+    if stamp:
+        apply_document_info(pdf, stamp)  # before the XMP is written from the Info (PDF/X-4)
     x4 = has_optional_content(pdf)  # optional content is PDF 1.5: PDF/X-4, not X-1a (pipeline.render.pdfx4)
     if x4:
         try:
@@ -132,3 +115,37 @@ def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], sub
     )
     write_bytes(path, buffer.getvalue())
     return Path(path)
+
+
+def _set_pdfx_keys(pdf: pikepdf.Pdf, title: str, subject: str, condition: OutputCondition) -> None:
+    """The Info keys and the output intent of PDF/X-1a:2003 (module docs)."""
+    info = pdf.docinfo
+    info[Name.Title] = String(title)
+    if subject:
+        info[Name.Subject] = String(subject)
+    info[Name.Creator] = String("deckpress")
+    info[Name.Trapped] = Name("/False")
+    info[Name("/GTS_PDFXVersion")] = String(PDFX_VERSION)
+    info[Name("/GTS_PDFXConformance")] = String(PDFX_CONFORMANCE)
+    pdf.Root.OutputIntents = Array([
+        Dictionary(
+            Type=Name.OutputIntent,
+            S=Name.GTS_PDFX,
+            OutputConditionIdentifier=String(condition.identifier),
+            OutputCondition=String(condition.condition),
+            RegistryName=String(condition.registry),
+            Info=String(condition.condition),
+        )
+    ])
+
+
+def _label_pages(pdf: pikepdf.Pdf, labels: Sequence[str]) -> None:
+    """Page labels and an outline entry per page from ``labels``."""
+    nums = Array()
+    for index, label in enumerate(labels):
+        nums.append(index)
+        nums.append(Dictionary(P=String(label)))
+    pdf.Root.PageLabels = Dictionary(Nums=nums)
+    with pdf.open_outline() as outline:
+        outline.root.clear()
+        outline.root.extend(pikepdf.OutlineItem(label, index) for index, label in enumerate(labels))
