@@ -89,29 +89,95 @@ def _check_page(page) -> list[str]:
     return out
 
 
-#: Content-stream verdicts by the sha1 of the stream's raw bytes: a card's content is checked
-#: once per process although it reaches the fronts, the UV merge and every press sheet.
+#: Content-stream verdicts by digest: a card's content is checked once per process although it
+#: reaches the fronts, the UV merge and every press sheet. Each verdict is filed under two keys:
+#: the streams' filters and still-encoded bytes (:func:`_raw_digest`, a hit needs no decoding), and
+#: their decoded bytes (:func:`_decoded_digest`), what the parser reads: a card page imposed on a
+#: sheet as a Form XObject keeps its content but not always its encoding (208 of 1,913 forms in a
+#: build of the shipped games missed the first key and were parsed again).
 _OPERATOR_VERDICTS: dict[bytes, tuple[str, ...]] = {}
 
 
-def _raw_content(owner) -> bytes | None:
-    """The still-encoded bytes of a page's or form's content (None when they cannot be read)."""
+def _content_streams(owner) -> list:
+    """The content streams of a page (its ``/Contents``, one or an array) or of a form XObject (itself)."""
+    if isinstance(owner, pikepdf.Stream):
+        return [owner]
+    contents = owner.get("/Contents")
+    return list(contents) if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
+
+
+def _raw_digest(streams: list) -> bytes | None:
+    """A digest of a content's streams, in order: each one's filters (resolved), length and still-encoded
+    bytes; None when one cannot be read."""
+    digest = hashlib.sha1(b"raw")
     try:
-        if isinstance(owner, pikepdf.Stream):
-            return bytes(owner.read_raw_bytes())
-        contents = owner.get("/Contents")
-        streams = contents if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
-        return b"\0".join(bytes(c.read_raw_bytes()) for c in streams)
+        for stream in streams:
+            for key in ("/Filter", "/DecodeParms"):
+                value = stream.get(key)
+                digest.update(bytes(value.unparse(resolved=True)) if value is not None else b"-")
+            data = bytes(stream.read_raw_bytes())
+            digest.update(len(data).to_bytes(8, "big") + data)
     except (pikepdf.PdfError, AttributeError, TypeError):
+        return None
+    return digest.digest()
+
+
+def _decoded_digest(decoded: list[bytes]) -> bytes:
+    """A digest of a content's decoded streams, in order, each with its length."""
+    digest = hashlib.sha1(b"decoded")
+    for data in decoded:
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.digest()
+
+
+def _decoded(streams: list) -> list[bytes] | None:
+    """The decoded bytes of each content stream (what the parser reads), None when one cannot be decoded."""
+    try:
+        return [bytes(stream.read_bytes()) for stream in streams]
+    except (pikepdf.PdfError, AttributeError, TypeError, NotImplementedError):
         return None
 
 
+#: PDF white-space and delimiter characters (ISO 32000-1 §7.2.2): what ends a token.
+_DELIMITERS = frozenset(b"\x00\t\n\x0c\r ()<>[]{}/%")
+_CHECKED_OPERATORS = re.compile(rb"rg|RG|cs|CS")
+
+
+def _may_hold_checked_operator(data: bytes) -> bool:
+    """False only when ``data`` (one decoded content stream) cannot hold an ``rg``/``RG``/``cs``/``CS``
+    operator: those bytes never stand as a token of their own (delimited by white space, a delimiter
+    or the stream's ends). Bytes that do (in a string or an inline image too) answer True: then parse."""
+    for found in _CHECKED_OPERATORS.finditer(data):
+        start, end = found.span()
+        if (start == 0 or data[start - 1] in _DELIMITERS) and (end == len(data) or data[end] in _DELIMITERS):
+            return True
+    return False
+
+
 def _operator_problems(owner) -> tuple[str, ...]:
-    """RGB colour operators and malformed ``cs``/``CS`` operators in one content stream (memoised by content)."""
-    raw = _raw_content(owner)
-    key = hashlib.sha1(raw).digest() if raw is not None else None
-    if key is not None and key in _OPERATOR_VERDICTS:
-        return _OPERATOR_VERDICTS[key]
+    """RGB colour operators and malformed ``cs``/``CS`` operators in one content stream (memoised by content).
+
+    A single content stream none of whose tokens is one of those operators has none of those problems
+    and is not parsed (most card fronts); any other is parsed with pikepdf.
+    """
+    streams = _content_streams(owner)
+    raw_key = _raw_digest(streams)
+    if raw_key is not None and raw_key in _OPERATOR_VERDICTS:
+        return _OPERATOR_VERDICTS[raw_key]
+    decoded = _decoded(streams)
+    decoded_key = _decoded_digest(decoded) if decoded is not None else None
+    verdict = _OPERATOR_VERDICTS.get(decoded_key) if decoded_key is not None else None
+    if verdict is None:
+        plain = decoded is not None and len(decoded) == 1 and not _may_hold_checked_operator(decoded[0])
+        verdict = () if plain else _parse_for_problems(owner)
+    for key in (raw_key, decoded_key):
+        if key is not None:
+            _OPERATOR_VERDICTS[key] = verdict
+    return verdict
+
+
+def _parse_for_problems(owner) -> tuple[str, ...]:
+    """:func:`_operator_problems` without the memo: parse the content (pikepdf) and judge its operators."""
     out: list[str] = []
     try:
         ops = pikepdf.parse_content_stream(owner, " ".join(_RGB_OPERATORS | _SPACE_OPERATORS))
@@ -124,9 +190,13 @@ def _operator_problems(owner) -> tuple[str, ...]:
     if bad_cs:
         out.append(f"colour space operator {bad_cs[0].operator} with {len(bad_cs[0].operands)} operands "
                    f"({' '.join(_unparse(o).decode('latin-1') for o in bad_cs[0].operands)}), expected one name")
-    if key is not None:
-        _OPERATOR_VERDICTS[key] = tuple(out)
     return tuple(out)
+
+
+def _entries(resources, key: str):
+    """The ``(name, value)`` pairs of one resource category of ``resources`` (none when it has none)."""
+    category = resources.get(key)
+    return category.items() if category is not None else ()
 
 
 def _check_resources(resources, owner, seen: set) -> list[str]:
@@ -134,22 +204,22 @@ def _check_resources(resources, owner, seen: set) -> list[str]:
     out: list[str] = list(_operator_problems(owner))
     if resources is None:
         return out
-    for name, space in dict(resources.get("/ColorSpace", {})).items():
+    for name, space in _entries(resources, "/ColorSpace"):
         if _SPACE_NAMES.search(_unparse(space)):
             out.append(f"colour space {name} is not CMYK, grey or spot")
         malformed = _malformed_space(space)
         if malformed:
             out.append(f"colour space {name} is malformed: {malformed}")
-    for name, gs in dict(resources.get("/ExtGState", {})).items():
+    for name, gs in _entries(resources, "/ExtGState"):
         if "/SMask" in gs and gs.SMask != Name("/None"):
             out.append(f"soft mask in {name}")
         if float(gs.get("/CA", 1)) < 1 or float(gs.get("/ca", 1)) < 1:
             out.append(f"transparency (alpha) in {name}")
         if gs.get("/BM", Name.Normal) not in (Name.Normal, Name("/Compatible")):
             out.append(f"blend mode in {name}")
-    for name, font in dict(resources.get("/Font", {})).items():
+    for name, font in _entries(resources, "/Font"):
         out += _check_font(name, font)
-    for name, xobj in dict(resources.get("/XObject", {})).items():
+    for name, xobj in _entries(resources, "/XObject"):
         key = xobj.objgen
         if key in seen and key != (0, 0):
             continue
