@@ -71,19 +71,23 @@ class OutputCondition:
 FOGRA39 = OutputCondition(profile=str(ICC_DIR / "FOGRA39L.icc"))
 
 
-def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], subject: str = "",
-           condition: OutputCondition = FOGRA39, info: dict[str, str] | None = None) -> Path:
+def finish(data: bytes | pikepdf.Pdf, path: str | Path, title: str, labels: Sequence[str], subject: str = "",
+           condition: OutputCondition = FOGRA39, info: dict[str, str] | None = None, seed: bytes | None = None) -> Path:
     """Add the PDF/X-1a:2003 keys, page labels and outline to the PDF ``data``; write it atomically to ``path``.
 
-    ``labels`` gives one label per page (card ids for fronts, class ids for backs); each
-    becomes the page's label and an outline entry. ``info``: the press file's document info
+    ``data``: the PDF's bytes, or a :class:`pikepdf.Pdf` the caller holds (e.g. after
+    :func:`pipeline.render.uv.ocg.register_ocgs`), finished in place without a save and re-parse;
+    the caller closes it. ``seed``: what a PDF/X-4 file's XMP DocumentID is derived from
+    (:func:`pipeline.render.pdfx4.sync_xmp`; default: ``data``'s bytes, for a Pdf the raw bytes of
+    its pages' content streams). ``labels`` gives one label per page (card ids for fronts, class ids
+    for backs); each becomes the page's label and an outline entry. ``info``: the press file's document info
     (:func:`pipeline.render.docinfo.apply_document_info`; default: what an enclosing
     :func:`pipeline.render.docinfo.press_info` gives ``path``, else none), set before the file is
     checked and written, so a build writes each press file once. Raises :class:`PdfxError` when the
     pages break a rule :func:`check_pdfx` checks, ValueError when the label count differs
     from the page count, and :class:`pipeline.common.files.OutputError` when ``path`` cannot be written.
     """
-    pdf = pikepdf.open(io.BytesIO(data))
+    pdf = data if isinstance(data, pikepdf.Pdf) else pikepdf.open(io.BytesIO(data))
     if len(labels) != len(pdf.pages):
         raise ValueError(f"{len(labels)} page labels for {len(pdf.pages)} pages")
     _set_pdfx_keys(pdf, title, subject, condition)
@@ -95,7 +99,8 @@ def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], sub
     x4 = has_optional_content(pdf)  # optional content is PDF 1.5: PDF/X-4, not X-1a (pipeline.render.pdfx4)
     if x4:
         try:
-            make_pdfx4(pdf, condition.profile or f"(no ICC profile given for {condition.identifier})", data)
+            make_pdfx4(pdf, condition.profile or f"(no ICC profile given for {condition.identifier})",
+                       seed if seed is not None else data if isinstance(data, bytes) else _content_seed(pdf))
         except FileNotFoundError as exc:
             raise PdfxError(f"not {PDFX4_VERSION}: {exc}") from None
     version = PDFX4_PDF_VERSION if x4 else "1.4"
@@ -115,6 +120,17 @@ def finish(data: bytes, path: str | Path, title: str, labels: Sequence[str], sub
     )
     write_bytes(path, buffer.getvalue())
     return Path(path)
+
+
+def _content_seed(pdf: pikepdf.Pdf) -> bytes:
+    """The raw bytes of every page's content streams, in page order: a PDF/X-4 DocumentID's seed for a
+    PDF given as a :class:`pikepdf.Pdf` (the same pages give the same ID)."""
+    chunks = []
+    for page in pdf.pages:
+        contents = page.obj.get("/Contents")
+        for stream in contents if isinstance(contents, Array) else [contents] if contents is not None else []:
+            chunks.append(bytes(stream.read_raw_bytes()))
+    return b"\0".join(chunks)
 
 
 def _set_pdfx_keys(pdf: pikepdf.Pdf, title: str, subject: str, condition: OutputCondition) -> None:

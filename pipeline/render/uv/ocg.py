@@ -109,7 +109,10 @@ def find_ocgs(pdf: pikepdf.Pdf) -> list[pikepdf.Object]:
 
 def register_ocgs(pdf: pikepdf.Pdf) -> int:
     """Set ``pdf``'s ``/OCProperties`` to list every OCG :func:`find_ocgs` finds (default
-    configuration: all ON, in that order). Returns how many; a PDF without any is left alone."""
+    configuration: all ON, in that order). Returns how many; a PDF without any is left alone.
+
+    A caller holding ``pdf`` hands it on to :func:`pipeline.render.pdfx.finish` as it is: no save
+    and re-parse between (:func:`register_ocgs_bytes` is the round trip for a PDF given as bytes)."""
     ocgs = find_ocgs(pdf)
     if not ocgs:
         return 0
