@@ -76,3 +76,26 @@ def test_press_info_covers_only_its_folders_and_an_explicit_info_wins(tmp_path):
     with press_info(INFO):  # no folders: every file
         everywhere = finish(_page(), tmp_path / "elsewhere" / "c.pdf", "mini card", ["a"])
     assert _info(everywhere)["/Title"] == "DRAFT - not for press: Mini ICG: card"
+
+
+def test_a_build_stamps_after_its_stages_only_what_finish_did_not_write(tmp_path, monkeypatch):
+    """The chains are forked inside press_info and inherit it: their files come out stamped, so the
+    stamp pass after the stages writes only the UV job ticket (reportlab's, not finish's)."""
+    import shutil
+
+    import pipeline.render.docinfo as docinfo
+    from conftest import GAMES
+    from pipeline.build.runner import run_build
+    from pipeline.build.settings import BuildSettings
+
+    shutil.copytree(GAMES / "mini", tmp_path / "mini")
+    rewritten = []
+    atomic_path = docinfo.atomic_path
+    monkeypatch.setattr(docinfo, "atomic_path", lambda path: rewritten.append(path.name) or atomic_path(path))
+    (outcome,) = run_build([str(tmp_path / "mini")], BuildSettings(out_dir=str(tmp_path / "out"), papers=("letter",)))
+    assert outcome.status == "built", [f.render() for f in outcome.findings]
+    assert rewritten == ["mini-uv-ticket.pdf"]
+    for path in (tmp_path / "out" / "mini").rglob("*.pdf"):
+        if path.parent.name in ("print", "uv", "sheets", "dice", "boxes"):
+            with pikepdf.open(path) as pdf:
+                assert str(pdf.docinfo.Title).startswith("DRAFT - not for press: Mini ICG"), path.name
