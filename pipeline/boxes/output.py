@@ -99,7 +99,7 @@ def impose_boxes(prints: Sequence[Path], labels: Sequence[str], size: tuple[floa
         for slot, src in enumerate(sources[start:start + per_sheet]):
             col, row = slot % cols, slot // cols
             x, y = x0 + col * box_w, y_top - (row + 1) * box_h
-            page.add_overlay(src.pages[0], pikepdf.Rectangle(x, y, x + box_w, y + box_h))
+            _place(page, src.pages[0], f"/Box{slot + 1}", pikepdf.Rectangle(x, y, x + box_w, y + box_h))
         sheet_labels.append(" + ".join(labels[start:start + per_sheet]))
     for key in (Name.CreationDate, Name.ModDate):  # the boxes' own (reportlab's, fixed in invariant mode)
         out.docinfo[key] = sources[0].docinfo[key]
@@ -108,6 +108,18 @@ def impose_boxes(prints: Sequence[Path], labels: Sequence[str], size: tuple[floa
     out.save(buf, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable)
     return finish(buf.getvalue(), path, title, sheet_labels, subject="tuck boxes imposed for printing and die cutting",
                   condition=output_condition(target))
+
+
+def _place(page: pikepdf.Page, box: pikepdf.Page, name: str, rect: pikepdf.Rectangle) -> None:
+    """Paint ``box`` (a page of another PDF) on ``page`` as a Form XObject named ``name``, fitted to
+    ``rect`` (pt): pikepdf's ``add_overlay`` with a fixed name, since it names the XObject at random
+    (``Name.random``), which made two builds of the same boxes differ in their bytes."""
+    form = box.as_form_xobject()
+    placed = page.add_resource(form, Name.XObject, Name(name))
+    page.contents_add(b"q\n", prepend=True)
+    page.contents_add(b"Q\n")
+    page.contents_add(page.calc_form_xobject_placement(form, placed, rect))
+    page.contents_coalesce()
 
 
 def write_sheets(deck: Deck, files: Sequence[BoxFiles], labels: Sequence[str], folder: Path, papers: Sequence[str],

@@ -8,7 +8,8 @@ exits 1 listing them all.
 
 Without ``--release`` a build is a draft: the sheets' slug line starts with
 :data:`DRAFT` (outside the trim, :func:`slug_note`), and every press PDF (print, UV
-layer, sheets, dice, boxes) carries it in its Title and Subject (:func:`stamp_press_files`). Every
+layer, sheets, dice, boxes) carries it in its Title and Subject (:func:`document_info`, which the build hands to every
+:func:`pipeline.render.pdfx.finish` and :func:`stamp_press_files` sets on the rest). Every
 press PDF also gets Author and Creator from the game's ``publisher:``, its CreationDate
 and ModDate from the game's ``date:`` (so the same data gives the same bytes) and a Title
 that starts with the game's ``title:``.
@@ -142,12 +143,19 @@ def document_info(deck: Deck, run: str, release: bool, counts: DraftCounts) -> d
     return info
 
 
+def press_roots(staging: Path, folders: list[str] | tuple[str, ...] = PRESS_FOLDERS) -> list[Path]:
+    """The folders of ``staging`` whose PDFs get the document info: those of ``folders`` that are press folders."""
+    return [staging / f for f in folders if f in PRESS_FOLDERS]
+
+
 def stamp_press_files(staging: Path, info: dict[str, str], folders: list[str] | tuple[str, ...] = PRESS_FOLDERS) -> None:
     """Set ``info`` on every PDF under those of ``folders`` (staging sub-folders) that are press
-    folders: the draft note is put before the Title (a draft) and the Subject. Raises
-    OutputError when a file cannot be written."""
+    folders: the draft note is put before the Title (a draft) and the Subject. A PDF that already
+    carries it (:func:`pipeline.render.pdfx.finish` wrote it inside
+    :func:`pipeline.render.docinfo.press_info`, as a build does) is only read, not written again.
+    Raises OutputError when a file cannot be written."""
     from pipeline.render.docinfo import set_document_info
 
-    for folder in (f for f in folders if f in PRESS_FOLDERS):
-        for path in sorted((staging / folder).rglob("*.pdf")) if (staging / folder).is_dir() else ():  # vendor/<target>/
+    for root in press_roots(staging, folders):
+        for path in sorted(root.rglob("*.pdf")) if root.is_dir() else ():  # vendor/<target>/
             set_document_info(path, info)

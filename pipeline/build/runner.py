@@ -129,20 +129,38 @@ def _run_stages(job: Job, game_id: str, report: Progress) -> list[Finding] | Non
     The preflight stages (checks, braille layout, print) all run before that decision, so a
     designer sees every error they raise at once, as ``deckpress check`` shows them.
     """
-    from engine.registry import Selection, filter_findings
-    from pipeline.build.release import document_info, draft_counts, stamp_press_files
-    from pipeline.build.stages import FOLDERS, SEQUENTIAL, STAGES, branches
+    from engine.registry import Selection
+    from pipeline.build.release import document_info, draft_counts, press_roots, stamp_press_files
+    from pipeline.build.stages import FOLDERS
+    from pipeline.render.docinfo import press_info
+
+    settings = job.settings
+    names = stages_to_run(settings.only)
+    # Only the folders this build writes: files --only kept from the previous build are stamped already.
+    made = [FOLDERS[n] for n in names if n in FOLDERS]
+    info = document_info(job.deck, settings.run, settings.release, draft_counts(job.deck))
+    # finish() writes every press file with its final document info (one save, not a second
+    # open and save after the stages); the chains' workers are forked inside, so they see it too.
+    with press_info(info, press_roots(job.staging, made)):
+        if _run_preflight_and_chains(job, game_id, report, names, Selection(settings.select, settings.ignore)) is None:
+            return None
+    stamp_press_files(job.staging, info, made)  # the press PDFs finish() did not write (the UV job ticket)
+    return job.findings
+
+
+def _run_preflight_and_chains(job: Job, game_id: str, report: Progress, names: list[str], keep) -> list[Finding] | None:
+    """:func:`_run_stages` without the document info: the sequential stages, then (unless they stop the game) the chains."""
+    from engine.registry import filter_findings
+    from pipeline.build.stages import SEQUENTIAL, STAGES, branches
     from pipeline.build.workers import run_chains
     from pipeline.render.deck_pdf import UnknownClassError
 
     settings, deck = job.settings, job.game_deck
-    keep = Selection(settings.select, settings.ignore)  # and every card's own ignore: list
-    names = stages_to_run(settings.only)
     drawable = True
     for name in [n for n in names if n in SEQUENTIAL]:
         report(game_id, name)
         try:
-            job.findings += filter_findings(dict(STAGES)[name](job), keep, deck)
+            job.findings += filter_findings(dict(STAGES)[name](job), keep, deck)  # keep: and every card's own ignore: list
         except UnknownClassError:
             drawable = False  # the checks' CP008 finding names the card; nothing can be drawn for it
     if "print" in names and job.printed is None:
@@ -153,9 +171,6 @@ def _run_stages(job: Job, game_id: str, report: Progress) -> list[Finding] | Non
     for name in (n for g in groups for n in g):
         report(game_id, name)
     job.findings += filter_findings(run_chains(job, groups), keep, deck)
-    # Only the folders this build wrote: files --only kept from the previous build are stamped already.
-    made = [FOLDERS[n] for n in names if n in FOLDERS]
-    stamp_press_files(job.staging, document_info(job.deck, settings.run, settings.release, draft_counts(job.deck)), made)
     return job.findings
 
 

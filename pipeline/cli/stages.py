@@ -5,9 +5,10 @@ one stage of the build for quick iteration and writes straight into its output f
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Iterator, Optional
 
 import typer
 
@@ -76,9 +77,10 @@ def dice(
     from pipeline.dice.sheet import render_dice
 
     deck = load_or_exit(game_dir, Format.text)
-    with exit_on(OutputError):
-        sheets = render_dice(deck, out_dir or Path("output") / deck.game.id / "dice")
-        _mark_draft(deck, [s.path for s in sheets])
+    folder = out_dir or Path("output") / deck.game.id / "dice"
+    with exit_on(OutputError), _drafts(deck, folder) as drafts:
+        sheets = render_dice(deck, folder)
+        drafts += [s.path for s in sheets]
     for sheet in sheets:
         out.print(f"wrote {sheet.path}", markup=False)
     finish_with_findings(deck, [f for s in sheets for f in s.findings])
@@ -105,10 +107,10 @@ def render(
     if stop := unknown_class_findings(deck):  # a data error: the CP008 finding, exit 1
         finish_with_findings(deck, stop)
     folder = out_dir or Path("output") / deck.game.id / "print"
-    with exit_on(LayoutError, PdfxError, OutputError), exit_on(UnknownClassError, code=1):
+    with exit_on(LayoutError, PdfxError, OutputError), exit_on(UnknownClassError, code=1), _drafts(deck, folder) as drafts:
         fronts = render_fronts(deck, folder / f"{deck.game.id}-fronts.pdf", target=target)
         backs = render_backs(deck, folder / f"{deck.game.id}-backs.pdf", target=target)
-        _mark_draft(deck, [fronts.path, backs.path])
+        drafts += [fronts.path, backs.path]
     findings = list(fronts.findings) + list(backs.findings)
     if verify_qr:
         layout = load_layout()
@@ -118,14 +120,23 @@ def render(
     finish_with_findings(deck, findings)
 
 
-def _mark_draft(deck, paths) -> None:
-    """Stamp the PDFs a stand-alone command wrote as drafts (Title and Subject), as a build
-    without ``--release`` does: only ``deckpress build --release`` makes press files."""
+@contextmanager
+def _drafts(deck, folder: Path) -> Iterator[list[Path]]:
+    """Stamp the PDFs a stand-alone command writes in this block as drafts (Title and Subject), as a
+    build without ``--release`` does: only ``deckpress build --release`` makes press files.
+
+    :func:`pipeline.render.pdfx.finish` writes every PDF under ``folder`` with the draft info at once
+    (:func:`pipeline.render.docinfo.press_info`); the paths the block adds to the yielded list are
+    stamped after it (:func:`~pipeline.render.docinfo.set_document_info` only reads those finish wrote).
+    """
     from pipeline.build.release import document_info, draft_counts
-    from pipeline.render.docinfo import set_document_info
+    from pipeline.render.docinfo import press_info, set_document_info
 
     info = document_info(deck, "box", False, draft_counts(deck))
-    for path in paths:
+    written: list[Path] = []
+    with press_info(info, [folder]):
+        yield written
+    for path in written:
         if Path(path).suffix == ".pdf":
             set_document_info(path, info)
 
@@ -182,7 +193,7 @@ def uv(
         _front_pages_or_exit(fronts, len(deck.cards), game_dir)
     blocks, findings = layout_deck(deck)  # the game's profile; BR005 when unknown
     folder = out_dir or Path("output") / deck.game.id / "uv"
-    with exit_on(TactileError, UvPrinterError, CardPdfError, ImpositionError, OutputError, PdfxError):
+    with exit_on(TactileError, UvPrinterError, CardPdfError, ImpositionError, OutputError, PdfxError), _drafts(deck, folder) as drafts:
         package = write_uv_package(deck, blocks, [c.id for c in deck.cards], folder, printer, spot=spot,
                                    papers=tuple(paper or ["letter"]), underbase=underbase, condition=output_condition(target))
         written = list(package.paths)
@@ -192,7 +203,7 @@ def uv(
             composite = write_composite_cards(fronts, written[-1], blocks, [c.id for c in deck.cards], printer, package.spot,
                                               folder, deck.game.id, output_condition(target))
             written += [composite] if composite != written[-1] else []
-        _mark_draft(deck, written)
+        drafts += written
     for path in written:
         out.print(f"wrote {path}", markup=False)
     finish_with_findings(deck, list(findings) + list(package.findings) + clearance_findings(blocks, deck=deck))
@@ -242,7 +253,7 @@ def impose(
     with exit_on(UnknownClassError, code=1):
         copies = deck_copies(deck, card_ids, back_ids)
     findings: list[Finding] = []
-    with exit_on(ImpositionError, CardPdfError, OutputError):
+    with exit_on(ImpositionError, CardPdfError, OutputError), _drafts(deck, out_dir or base / "sheets") as drafts:
         plates, composite = uv_sources(braille.parent if braille is not None else base / "uv", gid, printer)
         for name in sheet or ["letter"]:
             # the PDFs' page labels must be the data's card and class ids: a stale PDF is refused (exit 2)
@@ -251,7 +262,7 @@ def impose(
                                    condition=output_condition(target))
             uv = impose_uv_sheets(result, card_ids, plates, composite, printer, out_dir or base / "sheets", gid, slug_note("box", False),
                                   condition=output_condition(target))
-            _mark_draft(deck, result.paths + uv.paths)
+            drafts += result.paths + uv.paths
             out.print(f"{name}: {result.cols}×{result.rows} {result.orientation}, {result.faces} cards on {result.sheets} sheet(s)", markup=False)
             for path in result.paths + uv.paths:
                 out.print(f"wrote {path}", markup=False)

@@ -2,6 +2,10 @@
 made it, when, and whether it is a draft (:mod:`pipeline.build.release` stamps every press file
 of a build, the stand-alone commands every PDF they write).
 
+:func:`press_info` hands the same entries to :func:`~pipeline.render.pdfx.finish`, which then
+writes a press file once with its final Info (:func:`apply_document_info`); :func:`set_document_info`
+leaves such a file alone and stamps only what was written otherwise (the UV job ticket).
+
 The pages are not touched, but every font subset gets the tag of its own glyphs
 (:func:`pipeline.render.pdfx.retag_subsets`, a no-op on a file :func:`~pipeline.render.pdfx.finish`
 wrote). The file is saved with the options :func:`~pipeline.render.pdfx.finish` uses, so a
@@ -11,13 +15,16 @@ Info (:func:`pipeline.render.pdfx4.sync_xmp`), and the same input gives the same
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Iterator, Sequence
 
 import pikepdf
 from pikepdf import Name, String
 
 from pipeline.common.files import atomic_path
-from pipeline.render.pdfx import retag_subsets
+from pipeline.render.subsets import retag_subsets
 from pipeline.render.pdfx4 import PDFX4_PDF_VERSION, PDFX4_VERSION, sync_xmp
 
 #: The Subject reportlab writes when none is set.
@@ -29,43 +36,94 @@ _NOTE_STARTS = ("DRAFT", "release, run")
 def set_document_info(path: str | Path, info: dict[str, str]) -> Path:
     """Rewrite the Info dictionary of the PDF at ``path`` in place (atomically), pages untouched.
 
-    ``info`` maps Info keys (``/Author``, ``/Creator``, ``/CreationDate``, ``/ModDate``) to
-    text (an empty text removes the key); its ``game`` entry is the game's title, which the Title
-    starts with (a Title starting with the game's ``game_id`` entry gets the title in its place:
-    "apprentice front sheets (letter)" becomes "Apprentice ICG: front sheets (letter)"; any other
-    gets it before: "Apprentice ICG: UV job ticket"); its ``draft`` entry is a note put before the Subject, and before the Title too
-    when it starts with "DRAFT" (a draft press file says so in its title). Saved with the
-    same options as :func:`finish` (PDF 1.4, or 1.6 with the XMP rewritten for PDF/X-4; no object streams, content-derived ID), so
-    the same input gives the same bytes. Raises :class:`pipeline.common.files.OutputError`
-    when ``path`` cannot be written.
+    ``info`` is what :func:`apply_document_info` sets. Saved with the same options as
+    :func:`~pipeline.render.pdfx.finish` (PDF 1.4, or 1.6 with the XMP rewritten for PDF/X-4;
+    no object streams, content-derived ID), so the same input gives the same bytes. A file whose
+    Info already reads so (one :func:`~pipeline.render.pdfx.finish` wrote inside
+    :func:`press_info`, or one stamped before) is left as it is, unopened for writing: stamping it
+    again would give the same bytes. Raises :class:`pipeline.common.files.OutputError` when
+    ``path`` cannot be written.
     """
     with pikepdf.open(path, allow_overwriting_input=True) as pdf:
-        docinfo = pdf.docinfo
-        for key, value in info.items():
-            if key.startswith("/") and value:
-                docinfo[Name(key)] = String(value)
-            elif key.startswith("/") and Name(key) in docinfo:
-                del docinfo[Name(key)]  # reportlab's "anonymous" Author is no one's name
-        _name_the_game(docinfo, info.get("game", ""), info.get("game_id", ""))
+        before = {str(k): bytes(v.unparse()) for k, v in pdf.docinfo.items()}
+        apply_document_info(pdf, info)
+        if {str(k): bytes(v.unparse()) for k, v in pdf.docinfo.items()} == before:
+            return Path(path)
         retag_subsets(pdf)
-        note = info.get("draft")
-        if note:
-            title = str(docinfo.get(Name.Title, ""))
-            subject = str(docinfo.get(Name.Subject, ""))
-            if subject == REPORTLAB_NO_SUBJECT:  # reportlab's placeholder is no subject: "DRAFT …; unspecified" read as one
-                subject = ""
-            if subject.startswith(_NOTE_STARTS):  # stamped before (a file an --only build kept): one note only
-                subject = subject.split("; ", 1)[1] if "; " in subject else ""
-            if note.startswith("DRAFT") and not title.startswith("DRAFT"):
-                docinfo[Name.Title] = String(f"{note.split(' (')[0]}: {title}")
-            docinfo[Name.Subject] = String(f"{note}; {subject}" if subject else note)
-        x4 = str(docinfo.get("/GTS_PDFXVersion", "")) == PDFX4_VERSION
+        x4 = str(pdf.docinfo.get("/GTS_PDFXVersion", "")) == PDFX4_VERSION
         if x4:
             sync_xmp(pdf)  # PDF/X-4: the XMP says what the Info says
         with atomic_path(path) as tmp:
             pdf.save(tmp, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable,
                      force_version=PDFX4_PDF_VERSION if x4 else "1.4", compress_streams=True)
     return Path(path)
+
+
+def apply_document_info(pdf: pikepdf.Pdf, info: dict[str, str]) -> None:
+    """Set ``info`` in ``pdf``'s Info dictionary (in memory; the caller saves, and for PDF/X-4 syncs the XMP).
+
+    ``info`` maps Info keys (``/Author``, ``/Creator``, ``/CreationDate``, ``/ModDate``) to
+    text (an empty text removes the key); its ``game`` entry is the game's title, which the Title
+    starts with (a Title starting with the game's ``game_id`` entry gets the title in its place:
+    "apprentice front sheets (letter)" becomes "Apprentice ICG: front sheets (letter)"; any other
+    gets it before: "Apprentice ICG: UV job ticket"); its ``draft`` entry is a note put before the
+    Subject, and before the Title too when it starts with "DRAFT" (a draft press file says so in its
+    title). Applying the same ``info`` twice changes nothing the second time.
+    """
+    docinfo = pdf.docinfo
+    for key, value in info.items():
+        if key.startswith("/") and value:
+            docinfo[Name(key)] = String(value)
+        elif key.startswith("/") and Name(key) in docinfo:
+            del docinfo[Name(key)]  # reportlab's "anonymous" Author is no one's name
+    _name_the_game(docinfo, info.get("game", ""), info.get("game_id", ""))
+    note = info.get("draft")
+    if note:
+        title = str(docinfo.get(Name.Title, ""))
+        subject = str(docinfo.get(Name.Subject, ""))
+        if subject == REPORTLAB_NO_SUBJECT:  # reportlab's placeholder is no subject: "DRAFT …; unspecified" read as one
+            subject = ""
+        if subject.startswith(_NOTE_STARTS):  # stamped before (a file an --only build kept): one note only
+            subject = subject.split("; ", 1)[1] if "; " in subject else ""
+        if note.startswith("DRAFT") and not title.startswith("DRAFT"):
+            docinfo[Name.Title] = String(f"{note.split(' (')[0]}: {title}")
+        docinfo[Name.Subject] = String(f"{note}; {subject}" if subject else note)
+
+
+#: The document info of the press files being written (:func:`press_info`): the Info entries and
+#: the folders they apply to (None: every file).
+_PRESS_INFO: ContextVar[tuple[dict[str, str], tuple[Path, ...] | None] | None] = ContextVar("deckpress_press_info", default=None)
+
+
+@contextmanager
+def press_info(info: dict[str, str], folders: Sequence[str | Path] | None = None) -> Iterator[None]:
+    """Within this block, :func:`~pipeline.render.pdfx.finish` applies ``info`` (see
+    :func:`apply_document_info`) to every PDF it writes under one of ``folders`` (None: every PDF), so
+    the file is written once with its final Info and XMP instead of being re-opened and saved again
+    by :func:`set_document_info`.
+
+    A context variable, like :func:`pipeline.common.files.staging_writes`: the build's chain
+    workers are forked (:mod:`pipeline.build.workers`) from inside the block, and a forked process
+    starts with its parent's context, so the chains see it too.
+    """
+    roots = tuple(Path(f).resolve() for f in folders) if folders is not None else None
+    token = _PRESS_INFO.set((dict(info), roots))
+    try:
+        yield
+    finally:
+        _PRESS_INFO.reset(token)
+
+
+def press_info_for(path: str | Path) -> dict[str, str] | None:
+    """The Info entries :func:`press_info` gives a file written at ``path``, else None."""
+    current = _PRESS_INFO.get()
+    if current is None:
+        return None
+    info, roots = current
+    if roots is None:
+        return info
+    where = Path(path).resolve()
+    return info if any(where.is_relative_to(root) for root in roots) else None
 
 
 def _name_the_game(docinfo, game: str, game_id: str) -> None:

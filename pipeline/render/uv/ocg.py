@@ -88,18 +88,20 @@ def _forms_and_pages(pdf: pikepdf.Pdf):
         seen.add(key)
         yield owner
         resources = owner.get("/Resources")
-        for xobj in dict(resources.get("/XObject", {})).values() if resources is not None else ():
-            if xobj.get("/Subtype") == Name.Form:
-                todo.append(xobj)
+        xobjects = resources.get("/XObject", Dictionary()) if resources is not None else Dictionary()
+        for key in sorted(xobjects.keys()):  # pikepdf's keys() is a set: sorted, or the order (and the bytes) varies by process
+            if xobjects[key].get("/Subtype") == Name.Form:
+                todo.append(xobjects[key])
 
 
 def find_ocgs(pdf: pikepdf.Pdf) -> list[pikepdf.Object]:
-    """Every OCG named in the ``/Properties`` of a page or of a Form XObject it paints, each once, in page order."""
+    """Every OCG named in the ``/Properties`` of a page or of a Form XObject it paints, each once, in page order
+    (within one ``/Properties``, by resource name: the same PDF gives the same order in every process)."""
     found: dict = {}
     for owner in _forms_and_pages(pdf):
         resources = owner.get("/Resources")
         props = resources.get("/Properties") if resources is not None else None
-        for value in dict(props or {}).values():
+        for value in (props[key] for key in sorted(props.keys())) if props is not None else ():  # sorted: see _forms_and_pages
             if isinstance(value, Dictionary) and value.get("/Type") == Name.OCG:
                 found.setdefault(value.objgen, value)
     return list(found.values())
@@ -107,7 +109,10 @@ def find_ocgs(pdf: pikepdf.Pdf) -> list[pikepdf.Object]:
 
 def register_ocgs(pdf: pikepdf.Pdf) -> int:
     """Set ``pdf``'s ``/OCProperties`` to list every OCG :func:`find_ocgs` finds (default
-    configuration: all ON, in that order). Returns how many; a PDF without any is left alone."""
+    configuration: all ON, in that order). Returns how many; a PDF without any is left alone.
+
+    A caller holding ``pdf`` hands it on to :func:`pipeline.render.pdfx.finish` as it is: no save
+    and re-parse between (:func:`register_ocgs_bytes` is the round trip for a PDF given as bytes)."""
     ocgs = find_ocgs(pdf)
     if not ocgs:
         return 0
