@@ -201,6 +201,22 @@ def write_sheet_pages(path: Path, grid: Grid, side: str, source: CardPages, shee
     ``side``'s marks, a slug and a label per page, finished PDF/X (:func:`~pipeline.render.pdfx.finish`:
     X-4 when the cards carry the braille OCG; ``condition``'s output intent); sources that break PDF/X: written as they are, IM004;
     IM007 for a slug that found no room (:func:`pipeline.render.marks.slug_findings`)."""
+    compose = lambda: _compose_sheets(grid, side, source, sheets, slugs, font)  # noqa: E731
+    try:
+        with compose() as pdf:
+            finish(pdf, path, title, list(labels), condition=condition)  # no save and re-parse between
+    except PdfxError as exc:
+        with compose() as pdf:  # finish() has already put the PDF/X keys into the first one
+            write_bytes(path, save_bytes(pdf))
+        return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X: {exc}", Location(str(source.path)),
+                                 "impose the PDF/X print PDFs deckpress renders, or preflight these sheets")]
+    return marks.slug_findings(grid, side, slugs, font, str(path))
+
+
+def _compose_sheets(grid: Grid, side: str, source: CardPages, sheets: Sequence[Sequence[int | None]],
+                    slugs: Sequence[str], font: str) -> pikepdf.Pdf:
+    """The sheet pages of :func:`write_sheet_pages` before finishing: the marks, each slot's card
+    painted as its Form XObject, the cards' braille OCG registered (pipeline.render.uv.ocg)."""
     pdf = pikepdf.open(io.BytesIO(marks.marks_pdf(grid, side, slugs, font)))
     for sheet, faces in zip(pdf.pages, sheets):
         cards = []
@@ -211,15 +227,8 @@ def write_sheet_pages(path: Path, grid: Grid, side: str, source: CardPages, shee
         set_content(pdf, sheet, b"".join(cards))
     pdf.docinfo = pdf.make_indirect(Dictionary(Producer=String("pikepdf"), CreationDate=String(FIXED_DATE),
                                                ModDate=String(FIXED_DATE)))
-    register_ocgs(pdf)  # the cards' ISO 19593-1 braille OCG (pipeline.render.uv.ocg), if any
-    data = save_bytes(pdf)
-    try:
-        finish(data, path, title, list(labels), condition=condition)
-    except PdfxError as exc:
-        write_bytes(path, data)
-        return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X: {exc}", Location(str(source.path)),
-                                 "impose the PDF/X print PDFs deckpress renders, or preflight these sheets")]
-    return marks.slug_findings(grid, side, slugs, font, str(path))
+    register_ocgs(pdf)
+    return pdf
 
 
 def _check_pages(source: CardPages, reference: PageBoxes, used: set[int], findings: list[Finding]) -> None:

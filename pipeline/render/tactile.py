@@ -37,7 +37,7 @@ from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import CardLayout, load_layout
-from pipeline.render.formpages import CardPages, CardPdfError, page_boxes, save_bytes, set_content
+from pipeline.render.formpages import CardPages, CardPdfError, page_boxes, set_content
 from pipeline.render.pdfpaths import circle_operators
 from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 from pipeline.render.uv.ocg import mark_pdf_bytes, register_ocgs
@@ -251,10 +251,9 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
                 raise TactileError(f"page {i + 1} of {braille_pdf} has other page boxes than page {i + 1} of {print_pdf}")
             set_content(pdf, page, braille.paint(pdf, page, i))  # the plate on top, clipped to its BleedBox
         register_ocgs(pdf)  # list the braille pages' OCG in the merged file; optional content makes it PDF/X-4
-        data = save_bytes(pdf)
-    return finish(data, path, f"{title} with the braille plate", labels,
-                  subject=f"{what} with the UV braille dots merged as a spot plate (ISO 19593-1 group Braille)",
-                  condition=condition)
+        return finish(pdf, path, f"{title} with the braille plate", labels,  # no save and re-parse between
+                      subject=f"{what} with the UV braille dots merged as a spot plate (ISO 19593-1 group Braille)",
+                      condition=condition)
 
 
 def _gap_to_box(x: float, y: float, r: float, box: tuple[float, float, float, float]) -> float:
