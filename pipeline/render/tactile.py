@@ -40,7 +40,7 @@ from pipeline.common.layout import CardLayout, load_layout
 from pipeline.render.formpages import CardPages, CardPdfError, page_boxes, set_content
 from pipeline.render.pdfpaths import circle_operators
 from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
-from pipeline.render.uv.ocg import mark_pdf_bytes, register_ocgs
+from pipeline.render.uv.ocg import marked_pdf, register_ocgs
 from pipeline.render.uv.printers import UvPrinter, load_uv_printer
 from pipeline.render.uv.stack import MAX_LAYERS, layer_count  # also declares UV003 for `deckpress rules`
 
@@ -174,8 +174,9 @@ def render_braille_layer(
         canvas.showPage()
     canvas.save()
     # ISO 19593-1: the dots are content of processing step Braille (pipeline.render.uv.ocg)
-    return finish(mark_pdf_bytes(buf.getvalue()), path, f"UV braille layer, spot colour {spot_name}", list(card_ids),
-                  subject="braille dots, one page per card front, registered page for page with the print PDF", condition=condition)
+    with marked_pdf(buf.getvalue()) as pdf:
+        return finish(pdf, path, f"UV braille layer, spot colour {spot_name}", list(card_ids),
+                      subject="braille dots, one page per card front, registered page for page with the print PDF", condition=condition)
 
 
 def dot_map(blocks: Mapping[str, BrailleBlock], spot_name: str = "Braille", printer: UvPrinter | None = None) -> dict:

@@ -67,6 +67,14 @@ def mark_pages(pdf: pikepdf.Pdf, group: str = BRAILLE, name: str | None = None) 
     return ocg
 
 
+def marked_pdf(data: bytes, group: str = BRAILLE, name: str | None = None) -> pikepdf.Pdf:
+    """The PDF ``data`` opened with :func:`mark_pages` applied, for :func:`pipeline.render.pdfx.finish`
+    to take as it is (no save and re-parse between); the caller closes it."""
+    pdf = pikepdf.open(io.BytesIO(data))
+    mark_pages(pdf, group, name)
+    return pdf
+
+
 def mark_pdf_bytes(data: bytes, group: str = BRAILLE, name: str | None = None) -> bytes:
     """:func:`mark_pages` on a PDF given as bytes; returns the new PDF's bytes (structure kept, not linearised)."""
     pdf = pikepdf.open(io.BytesIO(data))

@@ -35,7 +35,7 @@ from pipeline.common.layout import CardLayout, load_layout
 from pipeline.render.pdfpaths import circle_operators
 from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 from pipeline.render.tactile import ALTERNATE_CMYK, TactileError, check_spot_name, render_braille_layer, to_pdf
-from pipeline.render.uv.ocg import BRAILLE, WHITE, mark_pdf_bytes
+from pipeline.render.uv.ocg import BRAILLE, WHITE, marked_pdf
 
 if TYPE_CHECKING:
     from pipeline.braille.geometry import Dot
@@ -92,8 +92,11 @@ def draw_pages(pages: Sequence[tuple[str, Sequence[Disc]]], path: str | Path, ti
             canvas._code.append(circle_operators(centres, mm_to_pt(disc.diameter_mm / 2)) + " f")
         canvas.showPage()
     canvas.save()
-    data = mark_pdf_bytes(buf.getvalue(), group) if group else buf.getvalue()
-    return finish(data, path, title, [label for label, _ in pages], subject=subject, condition=condition)
+    labels = [label for label, _ in pages]
+    if not group:
+        return finish(buf.getvalue(), path, title, labels, subject=subject, condition=condition)
+    with marked_pdf(buf.getvalue(), group) as pdf:
+        return finish(pdf, path, title, labels, subject=subject, condition=condition)
 
 
 def _blocks_for(blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str]) -> list[BrailleBlock]:
