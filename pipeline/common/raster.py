@@ -54,11 +54,11 @@ def expected_size(width_pt: float, height_pt: float, dpi: float) -> tuple[int, i
     return math.ceil(width_pt * dpi / 72), math.ceil(height_pt * dpi / 72)
 
 
-def _open(pdf: str | Path) -> pdfium.PdfDocument:
+def _open(pdf: str | Path | bytes) -> pdfium.PdfDocument:
     try:
-        return pdfium.PdfDocument(str(pdf))
+        return pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
     except (pdfium.PdfiumError, OSError) as exc:
-        raise RasterError(f"cannot open PDF {pdf}: {exc}") from None
+        raise RasterError(f"cannot open PDF {'(in memory)' if isinstance(pdf, bytes) else pdf}: {exc}") from None
 
 
 @contextmanager
@@ -129,8 +129,9 @@ def render_page(pdf: str | Path, index: int, dpi: float = 150, crop_to_trim: boo
         return _render(_page(doc, index, pdf), dpi, crop_to_trim)
 
 
-def render_pages(pdf: str | Path, dpi: float = 150, crop_to_trim: bool = False) -> Iterator[PageRaster]:
-    """Render every page of ``pdf`` in order, one at a time (the caller saves and drops each).
+def render_pages(pdf: str | Path | bytes, dpi: float = 150, crop_to_trim: bool = False) -> Iterator[PageRaster]:
+    """Render every page of ``pdf`` (a path, or a whole PDF file's bytes) in order, one at a time
+    (the caller saves and drops each).
 
     Raises :class:`RasterError` for an unreadable PDF.
     """
