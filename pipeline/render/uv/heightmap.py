@@ -82,6 +82,8 @@ def write_height_maps(blocks: dict[str, BrailleBlock], card_ids: list[str], fold
         info.add_text("deckpress", f"height map of card {cid}; grey 255 = {full_scale_mm:g} mm, 0 = card surface; "
                                    f"{dpi} dpi, pixel (0,0) at the bleed's top-left")
         buf = io.BytesIO()
-        image.save(buf, "PNG", dpi=(dpi, dpi), pnginfo=info, compress_level=1)  # mostly black: level 1 is 10x faster, files ~2x larger
+        # Only a RIP reads it: level 1, zlib's default strategy (measured at 360 dpi, 1170 × 1890 px: level 1
+        # 8.0 ms, 17 KiB; level 3 9.5 ms; level 6 16.6 ms, 8 KiB; Z_RLE no faster, and slower at 600 dpi).
+        image.save(buf, "PNG", dpi=(dpi, dpi), pnginfo=info, compress_level=1)
         paths.append(write_bytes(Path(folder) / f"{cid}.png", buf.getvalue()))
     return paths
