@@ -150,13 +150,12 @@ Z_RLE = 3
 
 def png_bytes(image: Image.Image, level: int = 1, strategy: int = Z_RLE) -> bytes:
     """``image`` encoded as PNG at zlib ``level`` with ``strategy``: the archive's card faces, the
-    proofs, the box proofs and the die previews. Lossless whatever the settings: the pixels
-    decode the same.
+    proofs and the box proofs. Lossless whatever the settings: the pixels decode the same.
 
     The defaults come from timing Pillow 13's encoder on every kind of PNG of the shipped
     games (issue 22, docs/speed.md): its adaptive row filter takes ~85 % of the time at any
-    level, so levels 1–3 cost the same within noise, and level 1 with ``Z_RLE`` is 10–15 %
-    faster than level 3 (a 488 × 788 proof 10.6 → 9.3 ms, a 288 × 480 archive face 4.1 → 3.6 ms)
+    level, so levels 1–3 cost the same within noise, and level 1 with ``Z_RLE`` is 5–10 %
+    faster than level 3 (a 488 × 788 proof 10.0 → 9.5 ms, a 288 × 480 archive face 4.1 → 3.7 ms)
     for files 3–10 % larger (70.5 against 68.3 KiB, 34.3 against 31.2 KiB); level 6 costs 60 % more.
     """
     buf = io.BytesIO()
