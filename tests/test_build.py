@@ -211,6 +211,23 @@ def test_stages_after_print_run_as_parallel_chains():
     assert branches(stages_to_run(("impose",))) == [["tactile", "impose"]]
 
 
+def test_print_makes_the_soft_proofs_once_only_for_the_stages_that_show_them(tmp_path, mini_dir):
+    from engine.load import load_game
+    from pipeline.build.job import Job
+    from pipeline.build.stages import stage_braille, stage_print
+    from pipeline.render.softproof import soft_proof_bytes
+
+    made = {}
+    for only in (("qr",), ("archive",), ("proof",)):
+        job = Job(load_game(mini_dir), BuildSettings(only=only), tmp_path / only[0])
+        stage_braille(job)
+        stage_print(job)
+        made[only[0]] = job.printed
+    assert (made["qr"].soft_fronts, made["qr"].soft_backs) == (None, None)
+    assert made["archive"].soft_fronts == soft_proof_bytes(made["archive"].fronts.path) and made["archive"].soft_backs is None
+    assert made["proof"].soft_backs == soft_proof_bytes(made["proof"].backs.path)
+
+
 def test_a_stage_run_before_the_stage_it_reads_names_both(tmp_path, mini_dir):
     from engine.load import load_game
     from pipeline.build.job import Job, StageOrderError

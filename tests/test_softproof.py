@@ -11,7 +11,7 @@ from pipeline.braille.layout import layout_deck
 from pipeline.common.raster import render_page
 from pipeline.render.colour import soft_proof_image, soft_proof_srgb
 from pipeline.render.deck_pdf import render_backs, render_fronts
-from pipeline.render.softproof import soft_proof_pdf
+from pipeline.render.softproof import soft_proof_bytes, soft_proof_pages, soft_proof_pdf
 
 EMBER = (0, 73, 89, 56)  # the shipped Ember ground
 
@@ -62,6 +62,18 @@ def test_soft_proof_pdf_replaces_every_cmyk_colour_and_image_keeping_the_geometr
     # same bytes on every run
     again = soft_proof_pdf(fronts, tmp_path / "again.pdf")
     assert again.read_bytes() == soft.read_bytes()
+
+
+def test_a_soft_proof_made_once_renders_as_one_made_per_reader(deck_dir, tmp_path):
+    """The print stage makes the soft proof once for the archive and the proofs (issue 22): the bytes
+    it keeps are the file's, and rendering them gives the pixels a fresh soft proof gives."""
+    deck = load_game(deck_dir)
+    fronts = render_fronts(deck, tmp_path / "fronts.pdf").path
+    kept = soft_proof_bytes(fronts)
+    assert kept == soft_proof_pdf(fronts, tmp_path / "soft.pdf").read_bytes()
+    fresh = [r.image.tobytes() for r in soft_proof_pages(fronts, dpi=96, crop_to_trim=True)]
+    shared = [r.image.tobytes() for r in soft_proof_pages(fronts, dpi=96, crop_to_trim=True, proofed=kept)]
+    assert len(shared) == len(deck.cards) and shared == fresh
 
 
 def test_front_proof_and_archive_face_show_the_ground_as_fogra39_prints_it(deck_dir, tmp_path):

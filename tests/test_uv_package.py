@@ -320,3 +320,28 @@ def test_cli_uv_and_build_take_the_printer_profile(tmp_path):
     assert ticket["spots"] == {"clear": "Spot 1", "white_underbase": "Spot 2", "reserved_by_rip": ["White"]}
     assert ticket["dots"]["spec800"]["layers"] == 4
     assert len(PdfReader(out / "mini-plates-arizona.pdf").pages) == 4 * len(load_game(GAMES / "mini").cards)
+
+
+def test_height_map_clips_dots_at_the_edge_and_keeps_the_higher_of_overlapping_domes():
+    """The numpy height map (issue 22) against Pillow's crop / lighter / paste per dot, which it
+    replaced: a dot over the bleed's corner is clipped, two overlapping dots keep the higher grey."""
+    from types import SimpleNamespace
+
+    from PIL import ImageChops
+
+    from pipeline.common.layout import load_layout
+    from pipeline.render.uv.heightmap import dome_sprite, height_map
+
+    layout, dpi = load_layout(), 150
+    bleed_mm = layout.bleed / 72 * 25.4
+    dots = [SimpleNamespace(x=x, y=y) for x, y in ((-bleed_mm, -bleed_mm), (10.0, 12.0), (10.8, 12.3), (30.0, 40.0))]
+    block = SimpleNamespace(dots=lambda: dots, profile=SimpleNamespace(dot_base=1.44, dot_height=0.48))
+    tile, c = dome_sprite(1.44, 0.48, 0.48, dpi)
+    got = height_map(block, dpi, 0.48, layout, (tile, c))
+    want = Image.new("L", got.size, 0)
+    for d in dots:
+        px, py = dot_pixel(d.x, d.y, layout, dpi)
+        box = (math.floor(px) - c, math.floor(py) - c, math.floor(px) + c + 1, math.floor(py) + c + 1)
+        want.paste(ImageChops.lighter(want.crop(box), tile), box)
+    assert got.mode == "L" and got.tobytes() == want.tobytes()
+    assert got.getpixel((0, 0)) == 255 and got.getpixel((c + 1, 0)) == 0  # the corner dot, clipped to its quarter

@@ -320,11 +320,11 @@ def power_key(deck: Deck) -> list[dict]:
 
 
 def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: Path, dpi: float,
-                 target: str | None = None) -> dict[str, _Face]:
+                 target: str | None = None, proofed: bytes | None = None) -> dict[str, _Face]:
     wanted = {c.id for c in deck.cards}
     faces: dict[str, _Face] = {}
     count = 0
-    for card_id, raster in zip(page_ids, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True, target=target)):
+    for card_id, raster in zip(page_ids, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True, target=target, proofed=proofed)):
         count += 1
         if card_id not in wanted or card_id in faces:
             continue
@@ -335,14 +335,16 @@ def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir:
 
 
 def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path | None, out_dir: str | Path,
-                  page_ids: Sequence[str] | None = None, face_dpi: float = FACE_DPI, target: str | None = None) -> list[Path]:
+                  page_ids: Sequence[str] | None = None, face_dpi: float = FACE_DPI, target: str | None = None,
+                  proofed: bytes | None = None) -> list[Path]:
     """Write the game's archive into ``out_dir``; returns every written path (index first).
 
     ``blocks`` are the braille stage's blocks by card id (a card without one gets a page
     that says so); ``fronts_pdf`` is the print fronts PDF whose page i is the face of
     card ``page_ids[i]`` (default: the deck's cards in order, as ``render_fronts`` writes
     them), soft-proofed for the printing ``target`` (id, default fogra39) and rasterised at ``face_dpi`` (trim only, 288 × 480 px at 96 dpi for 3×5 in);
-    None writes pages without a face image. A card whose archive path is unsafe gets no
+    None writes pages without a face image; ``proofed`` is that PDF's soft proof when already made
+    (:func:`pipeline.render.softproof.soft_proof_bytes`). A card whose archive path is unsafe gets no
     page (:func:`check_qr_links` reports it). Raises ArchiveError when the fronts PDF's
     page count does not match, RasterError for an unreadable PDF, OutputError when
     ``out_dir`` cannot be written.
@@ -351,7 +353,7 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     faces: dict[str, _Face] = {}
     if fronts_pdf is not None:
         ids = list(page_ids) if page_ids is not None else [c.id for c in deck.cards]
-        faces = _write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi, target)
+        faces = _write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi, target, proofed)
         missing = [c.id for c in deck.cards if c.id not in faces]
         if missing:
             raise ArchiveError(f"{fronts_pdf} has no face page for card(s) {', '.join(missing[:5])}")

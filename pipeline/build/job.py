@@ -54,10 +54,14 @@ class BrailleProduct:
 @dataclass(frozen=True)
 class PrintProduct:
     """What the print stage makes: the fronts PDF (a page per unique card) and the backs
-    PDF (a page per card back), each with its page ids and drawing findings."""
+    PDF (a page per card back), each with its page ids and drawing findings; and, when a stage
+    that shows them runs (archive, proof), both PDFs soft-proofed for the build's target
+    (:func:`pipeline.render.softproof.soft_proof_bytes`), made once for those stages to share."""
 
     fronts: PrintResult
     backs: PrintResult
+    soft_fronts: bytes | None = None
+    soft_backs: bytes | None = None
 
 
 @dataclass(frozen=True)

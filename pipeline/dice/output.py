@@ -77,10 +77,13 @@ def render_preview(model: DieModel, solid: Solid, path: Path, view=(0.55, -0.45,
     colours = (base * shade[:, None]).astype(int)
     image = Image.new("RGB", (PREVIEW_PX, PREVIEW_PX), (255, 255, 255))
     draw = ImageDraw.Draw(image)
-    depth = verts[mesh.faces][:, :, 2].mean(axis=1)
-    for i in np.argsort(depth):
-        if normals[i, 2] > 0:  # facing the viewer
-            draw.polygon([tuple(p) for p in xy[mesh.faces[i]]], fill=tuple(colours[i]))
+    faces = np.asarray(mesh.faces)
+    depth = np.asarray(verts)[faces][:, :, 2].mean(axis=1)
+    order = np.argsort(depth)
+    order = order[np.asarray(normals)[order, 2] > 0]  # facing the viewer, far to near
+    # Plain Python lists, converted once: indexing trimesh's tracked arrays per triangle was 80 % of the time.
+    for points, fill in zip(np.asarray(xy)[faces[order]].reshape(-1, 6).tolist(), colours[order].tolist()):
+        draw.polygon(points, fill=tuple(fill))
     with atomic_path(path) as tmp:
         image.save(tmp, format="PNG")
     return image

@@ -178,10 +178,11 @@ def proof_front(raster: PageRaster, deck: Deck, card: Card, block: BrailleBlock 
 
 def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path, out_dir: str | Path,
                        page_ids: Sequence[str] | None = None, dpi: float = PROOF_DPI, only: Iterable[str] | None = None,
-                       layout: CardLayout | None = None, target: str | None = None) -> dict[str, Path]:
+                       layout: CardLayout | None = None, target: str | None = None, proofed: bytes | None = None) -> dict[str, Path]:
     """Write ``fronts/<card id>.png`` for every card (or the ids in ``only``); returns paths by card id.
 
-    The pages are soft proofs through the printing ``target``'s profile (id, default fogra39).
+    The pages are soft proofs through the printing ``target``'s profile (id, default fogra39);
+    ``proofed`` is that soft proof of ``fronts_pdf`` when already made (:func:`pipeline.render.softproof.soft_proof_bytes`).
 
     Page i of ``fronts_pdf`` is card ``page_ids[i]`` (default: the deck's cards in
     order, as ``render_fronts`` writes them). Raises ProofError when a wanted card has
@@ -193,7 +194,7 @@ def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: 
     cards = {c.id: c for c in deck.cards}
     layout = layout or load_layout()
     written: dict[str, Path] = {}
-    for card_id, raster in zip(ids, soft_proof_pages(fronts_pdf, dpi=dpi, target=target)):
+    for card_id, raster in zip(ids, soft_proof_pages(fronts_pdf, dpi=dpi, target=target, proofed=proofed)):
         if card_id not in wanted or card_id not in cards:
             continue
         image = proof_front(raster, deck, cards[card_id], blocks.get(card_id), layout)
@@ -205,12 +206,13 @@ def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: 
 
 
 def write_back_proofs(deck: Deck, backs_pdf: str | Path, out_dir: str | Path, page_ids: Sequence[str] | None = None,
-                      dpi: float = PROOF_DPI, target: str | None = None) -> dict[str, Path]:
+                      dpi: float = PROOF_DPI, target: str | None = None, proofed: bytes | None = None) -> dict[str, Path]:
     """Write ``backs/<back id>.png`` for every page of ``backs_pdf`` (page i = back ``page_ids[i]``,
-    default the deck's backs in order, :func:`engine.backs.deck_faces`); returns paths by back id."""
+    default the deck's backs in order, :func:`engine.backs.deck_faces`); returns paths by back id.
+    ``proofed``: the soft proof of ``backs_pdf`` when already made."""
     ids = list(page_ids) if page_ids is not None else list(deck_faces(deck))
     return {cid: write_bytes(Path(out_dir) / "backs" / f"{cid}.png", png_bytes(r.image))
-            for cid, r in zip(ids, soft_proof_pages(backs_pdf, dpi=dpi, target=target))}
+            for cid, r in zip(ids, soft_proof_pages(backs_pdf, dpi=dpi, target=target, proofed=proofed))}
 
 
 def write_contact_sheet(deck: Deck, out_dir: str | Path, findings: Iterable[Finding] = (), title: str | None = None) -> Path:
@@ -254,16 +256,18 @@ def _finding_view(f: Finding) -> dict:
 def write_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path, backs_pdf: str | Path | None,
                  out_dir: str | Path, findings: Iterable[Finding] = (), dpi: float = PROOF_DPI,
                  front_ids: Sequence[str] | None = None, back_ids: Sequence[str] | None = None,
-                 target: str | None = None) -> list[Path]:
+                 target: str | None = None, proofed: tuple[bytes | None, bytes | None] = (None, None)) -> list[Path]:
     """Write every proof of a game into ``out_dir``: fronts, backs and the contact sheet, soft-proofed for ``target``.
+
+    ``proofed`` holds the soft proofs of the fronts and backs PDFs already made (None: made here).
 
     ``front_ids`` / ``back_ids`` are the ``PrintResult.pages`` of the fronts and backs
     PDFs (default: deck order and class order). Returns the written paths (fronts in
     deck order, then backs, then ``contact-sheet.html``). Raises as
     :func:`write_front_proofs` does.
     """
-    fronts = write_front_proofs(deck, blocks, fronts_pdf, out_dir, front_ids, dpi, target=target)
-    backs = write_back_proofs(deck, backs_pdf, out_dir, back_ids, dpi, target) if backs_pdf is not None else {}
+    fronts = write_front_proofs(deck, blocks, fronts_pdf, out_dir, front_ids, dpi, target=target, proofed=proofed[0])
+    backs = write_back_proofs(deck, backs_pdf, out_dir, back_ids, dpi, target, proofed[1]) if backs_pdf is not None else {}
     sheet = write_contact_sheet(deck, out_dir, findings)
     return [fronts[c.id] for c in deck.cards] + list(backs.values()) + [sheet]
 

@@ -7,7 +7,7 @@ top-left corner. Grey level = height: 0 is the card surface, 255 the target dot 
 Each dot is the spherical cap of :mod:`pipeline.render.uv.stack` (base diameter and height of
 the geometry profile), sampled at pixel centres and drawn with its top on the pixel whose centre
 is nearest the dot centre (so the brightest pixel lies within half a pixel of it); overlapping
-dots keep the higher value (Pillow ``ImageChops.lighter``).
+dots keep the higher value (``numpy.maximum``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PIL import Image, ImageChops, PngImagePlugin
+import numpy as np
+from PIL import Image, PngImagePlugin
 
 from engine.units import pt_to_mm
 from pipeline.common.files import write_bytes
@@ -53,17 +54,27 @@ def dot_pixel(x_mm: float, y_mm: float, layout: CardLayout, dpi: int) -> tuple[f
 
 def height_map(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: CardLayout | None = None,
                sprite: tuple[Image.Image, int] | None = None) -> Image.Image:
-    """The card's height map as a Pillow ``L`` image (see the module docs)."""
+    """The card's height map as a Pillow ``L`` image (see the module docs).
+
+    The sprites are maxed into a numpy array (a slice each, clipped to the image): the same pixels
+    as Pillow's crop, ``ImageChops.lighter`` and paste per dot, in half the time.
+    """
     layout = layout or load_layout()
     b = layout.bleed
-    size = (round((layout.trim.width + 2 * b) / 72 * dpi), round((layout.trim.height + 2 * b) / 72 * dpi))
-    image = Image.new("L", size, 0)
+    width, height = round((layout.trim.width + 2 * b) / 72 * dpi), round((layout.trim.height + 2 * b) / 72 * dpi)
     tile, c = sprite or dome_sprite(block.profile.dot_base, block.profile.dot_height, full_scale_mm, dpi)
+    dome = np.asarray(tile)
+    pixels = np.zeros((height, width), dtype=np.uint8)
     for d in block.dots():
         px, py = dot_pixel(d.x, d.y, layout, dpi)
-        box = (math.floor(px) - c, math.floor(py) - c, math.floor(px) + c + 1, math.floor(py) + c + 1)
-        image.paste(ImageChops.lighter(image.crop(box), tile), box)
-    return image
+        x0, y0 = math.floor(px) - c, math.floor(py) - c
+        x1, y1 = min(width, x0 + dome.shape[1]), min(height, y0 + dome.shape[0])
+        u0, v0 = max(0, -x0), max(0, -y0)
+        if x1 <= x0 + u0 or y1 <= y0 + v0:
+            continue  # wholly off the image
+        region = pixels[y0 + v0:y1, x0 + u0:x1]
+        np.maximum(region, dome[v0:v0 + region.shape[0], u0:u0 + region.shape[1]], out=region)
+    return Image.fromarray(pixels, "L")
 
 
 def write_height_maps(blocks: dict[str, BrailleBlock], card_ids: list[str], folder: str | Path, dpi: int,
@@ -82,6 +93,8 @@ def write_height_maps(blocks: dict[str, BrailleBlock], card_ids: list[str], fold
         info.add_text("deckpress", f"height map of card {cid}; grey 255 = {full_scale_mm:g} mm, 0 = card surface; "
                                    f"{dpi} dpi, pixel (0,0) at the bleed's top-left")
         buf = io.BytesIO()
-        image.save(buf, "PNG", dpi=(dpi, dpi), pnginfo=info, compress_level=1)  # mostly black: level 1 is 10x faster, files ~2x larger
+        # Only a RIP reads it: level 1, zlib's default strategy (measured at 360 dpi, 1170 × 1890 px: level 1
+        # 8.0 ms, 17 KiB; level 3 9.5 ms; level 6 16.6 ms, 8 KiB; Z_RLE no faster, and slower at 600 dpi).
+        image.save(buf, "PNG", dpi=(dpi, dpi), pnginfo=info, compress_level=1)
         paths.append(write_bytes(Path(folder) / f"{cid}.png", buf.getvalue()))
     return paths
