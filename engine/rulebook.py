@@ -206,6 +206,13 @@ class Rulebook:
         Raises OSError when the file cannot be read and :class:`RulebookError` (an
         OSError) when it is binary or larger than :data:`MAX_RULEBOOK_BYTES`.
         """
+        from engine.load import display_path
+
+        return cls(cls.read_text(path), display_path(Path(path)))
+
+    @staticmethod
+    def read_text(path: str | Path) -> str:
+        """The text of a rulebook file, decoded as :meth:`read` does, not parsed; raises as :meth:`read`."""
         path = Path(path)
         data = path.read_bytes()
         if len(data) > MAX_RULEBOOK_BYTES:
@@ -218,9 +225,7 @@ class Rulebook:
                 break
             except UnicodeDecodeError:
                 continue
-        from engine.load import display_path
-
-        return cls(text, display_path(path))
+        return text
 
     @classmethod
     def from_text(cls, text: str, path: str = "<rulebook>") -> Rulebook:
