@@ -333,8 +333,9 @@ class Rulebook:
 
         A "Table of Contents" line (repeated lines are one header) followed by its items:
         bullets, numbered lines, or lines ending in a page number ("Setup ...... 4"). For a
-        bare "Contents" line the items must be Markdown links or carry page numbers,
-        because a plain "Contents:" list is usually the box's component list. Titles lose
+        bare "Contents" line the items must be Markdown links, carry page numbers or mostly
+        be headings of the book, because a plain "Contents:" list is usually the box's
+        component list. Titles lose
         their dot leaders and page numbers; the level comes from indentation, or from the
         section number's depth ("2.1 Deal" is under "2 Setup").
         """
@@ -352,10 +353,17 @@ class Rulebook:
             if not items:
                 continue
             paged = sum(1 for it in items if _PAGE_NUMBER.search(it.body)) * 2 >= len(items)
-            if not explicit and not paged and not all(_LINK.search(it.raw) for it in items):
+            if not explicit and not paged and not all(_LINK.search(it.raw) for it in items) and not self._name_sections(items, i):
                 continue
             return _toc_entries(items, paged)
         return []
+
+    def _name_sections(self, items: list[Line], i: int) -> bool:
+        """True when most items (two or more, at least half) are headings after line ``i + 1``:
+        a plain "Contents" list of sections, not the box's components ("24 cards", "1 D4")."""
+        titles = {normalise_title(ln.body) for ln in self.lines[i + 1:] if ln.heading}
+        named = sum(1 for it in items if normalise_title(it.body) in titles)
+        return named >= 2 and named * 2 >= len(items)
 
     def _toc_items(self, i: int) -> list[Line]:
         items: list[Line] = []
