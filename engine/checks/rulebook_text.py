@@ -73,7 +73,10 @@ def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     scheme = deck.game.power
     for p in paragraphs_with(rb, "power"):  # every range read is said of power
         seen: set[int] = set()
-        for rx, anchor in zip(_RANGES, ("ranging", "power", "power")):
+        low = p.lowered
+        for rx, anchor, needs in zip(_RANGES, ("ranging", "power", "power"), (("ranging",), ("level",), ("from", "between"))):
+            if not any(w in low for w in needs):
+                continue  # a literal each match holds, tested first (most "power" paragraphs state no range)
             for m in (m for start, end in windows(p, anchor) for m in rx.finditer(p.text, start, end)):
                 if m.start("a") in seen:
                     continue  # two phrasings reading the same range
