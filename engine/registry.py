@@ -171,6 +171,24 @@ class Selection:
         return not any(selector_matches(e, code, name) for e in self.ignore)
 
 
+def only_checks(selection: Selection) -> bool:
+    """True when ``selection`` can allow nothing but registered checks (rules with a function
+    that :func:`engine.checks.run_checks` runs), so a caller may run the checks alone.
+
+    That is: ``select`` is given and each entry is a check's name, or a code or code prefix of
+    two or more capitals whose family (``RB``) only checks have among the registered rules.
+    Rules declared later (a pipeline stage's) cannot share a check's name (the registry
+    refuses a name twice) and keep families of their own (tests/test_architecture.py checks
+    that no stage declares a code in a check family), so the answer holds after they register.
+    """
+    if not selection.select:
+        return False
+    checks = RULES.checks()
+    names = {r.name for r in checks}
+    families = {r.family for r in checks} - {r.family for r in RULES if r.check is None}
+    return all(e in names or (e.isupper() and len(e) >= 2 and e[:2] in families) for e in selection.select)
+
+
 def card_ignores(finding: Finding, ignored: Iterable[str]) -> bool:
     """True when a card's ``ignore:`` list accepts this finding (by code, prefix or name).
 

@@ -206,6 +206,13 @@ class Rulebook:
         Raises OSError when the file cannot be read and :class:`RulebookError` (an
         OSError) when it is binary or larger than :data:`MAX_RULEBOOK_BYTES`.
         """
+        from engine.load import display_path
+
+        return cls(cls.read_text(path), display_path(Path(path)))
+
+    @staticmethod
+    def read_text(path: str | Path) -> str:
+        """The text of a rulebook file, decoded as :meth:`read` does, not parsed; raises as :meth:`read`."""
         path = Path(path)
         data = path.read_bytes()
         if len(data) > MAX_RULEBOOK_BYTES:
@@ -218,9 +225,7 @@ class Rulebook:
                 break
             except UnicodeDecodeError:
                 continue
-        from engine.load import display_path
-
-        return cls(text, display_path(path))
+        return text
 
     @classmethod
     def from_text(cls, text: str, path: str = "<rulebook>") -> Rulebook:
@@ -328,8 +333,9 @@ class Rulebook:
 
         A "Table of Contents" line (repeated lines are one header) followed by its items:
         bullets, numbered lines, or lines ending in a page number ("Setup ...... 4"). For a
-        bare "Contents" line the items must be Markdown links or carry page numbers,
-        because a plain "Contents:" list is usually the box's component list. Titles lose
+        bare "Contents" line the items must be Markdown links, carry page numbers or mostly
+        be headings of the book, because a plain "Contents:" list is usually the box's
+        component list. Titles lose
         their dot leaders and page numbers; the level comes from indentation, or from the
         section number's depth ("2.1 Deal" is under "2 Setup").
         """
@@ -347,10 +353,17 @@ class Rulebook:
             if not items:
                 continue
             paged = sum(1 for it in items if _PAGE_NUMBER.search(it.body)) * 2 >= len(items)
-            if not explicit and not paged and not all(_LINK.search(it.raw) for it in items):
+            if not explicit and not paged and not all(_LINK.search(it.raw) for it in items) and not self._name_sections(items, i):
                 continue
             return _toc_entries(items, paged)
         return []
+
+    def _name_sections(self, items: list[Line], i: int) -> bool:
+        """True when most items (two or more, at least half) are headings after line ``i + 1``:
+        a plain "Contents" list of sections, not the box's components ("24 cards", "1 D4")."""
+        titles = {normalise_title(ln.body) for ln in self.lines[i + 1:] if ln.heading}
+        named = sum(1 for it in items if normalise_title(it.body) in titles)
+        return named >= 2 and named * 2 >= len(items)
 
     def _toc_items(self, i: int) -> list[Line]:
         items: list[Line] = []

@@ -165,3 +165,19 @@ def test_modules_under_400_lines_and_functions_under_80():
         for path in sorted((ROOT / pkg).rglob("*.py")):
             found += oversized(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)))
     assert found == []
+
+
+def test_stage_codes_keep_out_of_the_check_families():
+    # `deckpress check --select RB` runs the engine checks alone (engine.registry.only_checks):
+    # sound only while no stage declares a code in a family the engine's checks use.
+    probe = (
+        "import engine.checks\n"
+        "from engine.registry import RULES\n"
+        "before = {r.code for r in RULES}\n"
+        "families = {r.family for r in RULES.checks()}\n"
+        "from pipeline.build.stages import import_stage_modules\n"
+        "import_stage_modules()\n"
+        "print(sorted(r.code for r in RULES if r.code not in before and r.family in families), len(RULES.rules) - len(before))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=ROOT).stdout.split(" ", 1)
+    assert out[0] == "[]" and int(out[1]) > 40  # the stages declare their 50-odd codes, none in RB, CP, KW, PW, DQ

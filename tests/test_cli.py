@@ -159,3 +159,61 @@ def test_a_missing_icc_profile_is_a_setup_error_naming_make_setup_not_an_interna
     err = capsys.readouterr().err.strip()
     assert exc.value.code == 2 and "internal error" not in err
     assert err.startswith("deckpress: no ICC profile for printing target 'fogra39'") and "run `make setup`" in err
+
+
+def _fresh_check(*args: str) -> tuple[int, list[str], set[str]]:
+    """``deckpress check ARGS --format json`` in a fresh interpreter: (exit code, finding codes,
+    which of the stage modules and trimesh it imported)."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    probe = (
+        "import json, sys\n"
+        "from pipeline.cli.app import main\n"
+        f"sys.argv = ['deckpress', 'check', *{list(args)!r}, '--format', 'json']\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
+        "heavy = {'trimesh', 'pipeline.render.deck_pdf', 'pipeline.dice.output', 'pipeline.archive.site'}\n"
+        "print(json.dumps([code, sorted(heavy & set(sys.modules))]), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    code, imported = json.loads(proc.stderr.strip().splitlines()[-1])
+    return code, [f["code"] for f in json.loads(proc.stdout)["findings"]], set(imported)
+
+
+def test_check_of_the_rulebook_alone_draws_nothing_and_keeps_its_findings():
+    # --select RB: no dry run can give an RB finding, so none runs and none of its modules loads
+    from conftest import SHARED
+
+    rulebook = str(SHARED / "seeds" / "002_b3267fe8c2d61182.txt")
+    code, codes, imported = _fresh_check("carddata/enchant", "--rulebook", rulebook, "--select", "RB")
+    assert (code, imported) == (0, set()) and sorted(codes) == ["RB004", "RB010", "RB018"]
+    # an --ignore naming a stage's code is still known (the stage modules load to say so)
+    assert sorted(_fresh_check("carddata/enchant", "--rulebook", rulebook, "--select", "RB", "--ignore", "BR001")[1]) == sorted(codes)
+
+
+def test_check_with_a_stage_family_selected_still_draws(game_copy):
+    # --select PR,RB is not checks alone: the print dry run runs and finds the name too long for 18 pt
+    game = game_copy("mini")
+    text = (game / "cards.yaml").read_text().replace("name: Ember Ranger", "name: Ember Ranger of the Far Northern Volcanic Wastes")
+    (game / "cards.yaml").write_text(text)
+    result = runner.invoke(app, ["check", str(game), "--select", "PR,RB"])
+    assert result.exit_code == 1 and {line.split()[2] for line in result.output.splitlines() if " error " in line} == {"PR001"}
+
+
+def test_unknown_ignore_alone_still_knows_the_stages_codes():
+    # DQ005 judges a card's ignore: against every code: the Claim card's ignore: [braille-word-split] is a stage's rule
+    assert _fresh_check("carddata/claim-reinforcements-magic", "--select", "DQ005")[:2] == (0, [])
+
+
+@pytest.mark.parametrize("select, alone", [
+    (("RB",), True), (("RB017", "keyword-spelling-variant"), True), (("DQ", "CP", "KW", "PW"), True),
+    ((), False), (("R",), False), (("BX",), False), (("DA",), False), (("RB", "PR"), False), (("braille-word-split",), False),
+])
+def test_only_checks_reads_a_selection_of_engine_checks_alone(select, alone):
+    # BX has a declared rule (BX001, the boxes) and DA the loader's: not checks alone; "R" could be any family
+    import engine.checks  # noqa: F401
+    from engine.registry import Selection, only_checks
+
+    assert only_checks(Selection(select)) is alone

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import GAMES
+from conftest import CARDDATA, GAMES
 from engine.checks import MAX_MESSAGE, MAX_RELATED, capped_problem, run_checks
 from engine.checks.balance import class_stats, figure
 from engine.checks.dice_odds import Event, chance
@@ -108,3 +108,35 @@ def test_rulebook_checks_grow_linearly_with_the_text():
     calls_20, odds_20 = _work(20)
     assert (odds_10, odds_20) == (60, 120)  # the six planted odds slips of every copy (two per Tidepool rulebook)
     assert 1.9 <= calls_20 / calls_10 <= 2.1, (calls_10, calls_20)
+
+
+def _letter_sets(n: int) -> str:
+    """``n`` paragraphs stating Enchant's letters without X (an RB010 slip each), then ``n`` stating all five."""
+    wrong = "".join(f"Rule {i}: some cards have letters E, H, L, O.\n\n" for i in range(n))
+    return wrong + "".join(f"Note {i}: some cards have letters E, H, L, O, X.\n\n" for i in range(n))
+
+
+def test_power_value_sets_relate_other_sets_up_to_the_cap_with_the_rest_counted():
+    deck = load_game(CARDDATA / "enchant")
+    rb = Rulebook.from_text(_letter_sets(60), "sets.txt")
+    findings = run_checks(deck, CheckContext(rulebook=rb), Selection(select=("RB010",)))
+    assert len(findings) == 60 and {f.location.line for f in findings} == {1 + 2 * i for i in range(60)}
+    # each slip relates the 60 sets stated otherwise and the data (61 places): 50 kept, 11 counted
+    assert all(f.message.endswith("X not stated (and 11 more places)") for f in findings)
+    assert [r.line for r in findings[0].related] == [121 + 2 * i for i in range(50)]
+
+
+def test_power_value_sets_are_compared_in_linear_work():
+    # A count of work, not a timing: every stated set against every other (issue #24's kind of
+    # quadratic path, 0.5 million locations for a 5 MB book) makes the ratio about 4.
+    import cProfile
+
+    deck = load_game(CARDDATA / "enchant")
+    calls = []
+    for n in (200, 400):
+        profile = cProfile.Profile()
+        profile.enable()
+        run_checks(deck, CheckContext(rulebook=Rulebook.from_text(_letter_sets(n), "sets.txt")), Selection(select=("RB010",)))
+        profile.disable()
+        calls.append(sum(entry.callcount for entry in profile.getstats()))
+    assert 1.8 <= calls[1] / calls[0] <= 2.2, calls

@@ -15,6 +15,8 @@ from engine.checks import backs, composition, keywords, power, quality  # noqa: 
 from engine.checks import rulebook_counts, rulebook_terms, rulebook_text, rulebook_variants  # noqa: F401
 from engine.checks import balance, rulebook_odds, rulebook_refs  # noqa: F401
 
+from engine.checks.common import MAX_RELATED  # noqa: E402
+
 # The loader's DA codes belong in every listing of the registry too.
 import engine.load  # noqa: E402,F401
 from engine.findings import Finding
@@ -25,7 +27,6 @@ from engine.registry import RULES, CheckContext, Selection, card_ignores
 #: many locations; what is cut is counted in the message (a 570,000-character RB011 message
 #: once named every heading of a book).
 MAX_MESSAGE = 1000
-MAX_RELATED = 50
 
 
 def capped_problem(message: str, related: tuple) -> tuple[str, tuple]:

@@ -21,9 +21,9 @@ from engine.findings import Severity
 from engine.model import Card, Deck
 from engine.registry import Problem, rule
 
-_CLAIM = re.compile(r"\b(?:each|every|all|the)\s+(?:of\s+the\s+)?(?:class|classes|faction|factions)\b[^.;]*?\b(?:equal|same|balanced|even)\b", re.I)
+_CLAIM = re.compile(r"\b(?:each|every|all|the)\s+(?:of\s+the\s+)?(?:class|classes|faction|factions)\b[^.;]*?\b(?:equal(?:ly)?|same|balanced|even(?:ly)?|identical)\b", re.I)
 _CARDS = re.compile(r"\b(?:equal|same)\s+(?:number\s+of\s+)?cards\b|\bcards?\s+(?:are|is)\s+equal\b", re.I)
-_POWER = re.compile(r"\bpower\b", re.I)
+_POWER = re.compile(r"\b(?:power(?:ful)?|strong|strength)\b", re.I)  # "equally strong" is a power claim
 
 
 @dataclass

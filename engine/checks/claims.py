@@ -6,7 +6,8 @@ expressions (one per phrasing, listed below) and returns located claims; the che
 (N is digits or an English number word; "class" also matches "faction"):
 
 - "N copies of M unique [Name] cards" → copies and unique per class (or of Name);
-- "M unique [Name] cards"; "N cards per class"; "each class contains (a total of) N cards";
+- "M unique [Name] cards"; "N cards per class"; "each class contains (a total of) N cards"
+  (also has, holds, gets, includes, comprises, is made (up) of, consists of);
 - "N total [Name] cards", "a total of N cards", "(all N cards)", "consists of N [Name] cards";
 - a component list: a bullet under a "Contents"/"Components" heading, "N [Name] cards" or
   "N Names"; a stated total "N cards" followed by bullet items "N Names";
@@ -34,7 +35,7 @@ _COPIES_OF_UNIQUE = re.compile(rf"\b(?P<copies>{NUMBER})x?\s+cop(?:y|ies)\s+(?:e
 _UNIQUE = re.compile(rf"\b(?P<n>{NUMBER})\s+unique\s+{_SUBJ}cards?\b", _F)
 _PER_CLASS = re.compile(rf"\b(?P<n>{NUMBER})\s+cards\s+(?:per|(?:in|for|of)\s+(?:each|every))\s+(?:class|faction)\b", _F)
 _EACH_CONTAINS = re.compile(
-    rf"\b(?:each|every)\s+(?:class|faction)(?:['’]s)?\s+(?:deck\s+)?(?:should\s+|will\s+|must\s+)?(?:now\s+)?(?:contains?|has|have|holds?)\s+(?:now\s+)?(?:a\s+total\s+of\s+)?(?P<n>{NUMBER})\s+cards\b",
+    rf"\b(?:each|every)\s+(?:class|faction)(?:['’]s)?\s+(?:deck\s+)?(?:should\s+|will\s+|must\s+)?(?:now\s+)?(?:contains?|has|have|holds?|gets?|includes?|comprises?|(?:is|are)\s+made\s+(?:up\s+)?of|consists?\s+of)\s+(?:now\s+)?(?:a\s+total\s+of\s+)?(?P<n>{NUMBER})\s+cards\b",
     _F,
 )
 _TOTALS = (

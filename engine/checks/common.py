@@ -104,6 +104,9 @@ def quote(text: str, limit: int = 60) -> str:
 
 #: At most this many items are named in one finding's message (the rest are counted).
 MAX_LISTED = 12
+#: A finding's related list is cut after this many locations, the rest counted
+#: (:func:`engine.checks.capped_problem`; here so that a check can stop collecting there).
+MAX_RELATED = 50
 
 
 def capped(items: list[str], limit: int = MAX_LISTED) -> str:

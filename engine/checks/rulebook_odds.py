@@ -4,10 +4,14 @@ A sentence is read as a probability claim when it names a die ("D6", "two D4", "
 chance ("50%", "58.3 %", "half the time", "one in six", "1/6", "a third of the time") and an
 event on that die:
 
-- faces: "a roll of 5 or 6", "rolling a 4", "your number" (one face);
-- thresholds: "4 or higher" (more, better, above), "2 or lower" (less, below);
+- faces: "a roll of 5 or 6", "a roll of 2", "rolling a 4", "your number" (one face);
+- thresholds: "4 or higher" (more, better, above), "2 or lower" (less, below), "at least 3",
+  "at most 2";
 - sums: two or more dice named together ("two D6", "2D6") are summed;
-- tries: "two chances", "3 tries", "two rolls" (any one succeeding).
+- tries: "two chances", "3 tries", "two rolls", "roll the D6 twice", "three times" (any one
+  succeeding; not where the rolls are added: "roll twice and add").
+
+Chances read: "50%", "half the time", "one in six", "three times in four", "1/6".
 
 The true value comes from :mod:`engine.checks.dice_odds` (exact fractions). A stated
 percentage passes when it is the true value rounded to the digits written (58 % for
@@ -32,15 +36,18 @@ _DICE = re.compile(rf"(?:\b(?P<n>{NUMBER})\s+|\b(?P<k>\d)(?=[dD]))?(?<![\w/])[dD
 _PERCENT = re.compile(r"(?P<p>\d{1,3}(?:\.(?P<dec>\d+))?)\s*(?:%|per\s*cent\b)", re.I)
 _WORDS = {"half": Fraction(1, 2), "a third": Fraction(1, 3), "a quarter": Fraction(1, 4), "one third": Fraction(1, 3), "one quarter": Fraction(1, 4), "two thirds": Fraction(2, 3)}
 _WORD_CHANCE = re.compile(r"\b(?P<w>half|a\s+third|a\s+quarter|one\s+third|one\s+quarter|two\s+thirds)\s+(?:of\s+)?the\s+time\b", re.I)
-_IN = re.compile(rf"\b(?P<a>{NUMBER})\s+(?:time\s+|chance\s+)?in\s+(?P<b>{NUMBER})\b", re.I)
+_IN = re.compile(rf"\b(?P<a>{NUMBER})\s+(?:times?\s+|chances?\s+)?in\s+(?P<b>{NUMBER})\b", re.I)
 _SLASH = re.compile(r"(?:probability|chance|odds)\s+(?:of\s+|is\s+)?(?P<a>\d+)\s*/\s*(?P<b>\d+)\b", re.I)
 _N = r"(?<![dD\w])(\d{1,2})(?![\w%])"
 _PAIR = re.compile(rf"{_N}\s+or\s+(?:an?\s+)?{_N}(?!\s+or\s+(?:higher|more|better|above|over|lower|less|below|under))")
-_AT_LEAST = re.compile(rf"{_N}\s+or\s+(?:higher|more|better|above|over)\b", re.I)
-_AT_MOST = re.compile(rf"{_N}\s+or\s+(?:lower|less|below|under|fewer)\b", re.I)
-_SINGLE = re.compile(rf"\b(?:roll(?:ing|s)?|getting|get|shows?|showing)\s+(?:of\s+)?an?\s+{_N}", re.I)
+_AT_LEAST = re.compile(rf"{_N}\s+or\s+(?:higher|more|better|above|over)\b|\bat\s+least\s+(?:an?\s+)?{_N}", re.I)
+_AT_MOST = re.compile(rf"{_N}\s+or\s+(?:lower|less|below|under|fewer)\b|\bat\s+most\s+(?:an?\s+)?{_N}", re.I)
+_SINGLE = re.compile(rf"\b(?:roll(?:ing|s)?|getting|get|shows?|showing)\s+(?:of\s+(?:an?\s+)?|an?\s+){_N}", re.I)
 _YOUR = re.compile(r"\b(?:your|a\s+chosen|one\s+chosen|a\s+given|your\s+chosen)\s+number\b", re.I)
 _TRIES = re.compile(rf"\b(?P<n>{NUMBER})\s+(?:chances|tries|attempts|rolls|goes)\b", re.I)
+#: "Roll the D6 twice: a 6 at least once …" is two tries; "roll twice and add" is a sum, not
+#: tries, and "three times in four" a chance.
+_TWICE = re.compile(r"\b(?:twice|(?P<n>two|three|four|2|3|4)\s+times(?!\s+in\b))\b(?![^.]*\b(?:add|sum|total|together)\b)", re.I)
 
 
 def _stated(sentence: str) -> tuple[Fraction, Fraction, str] | None:
@@ -63,12 +70,14 @@ def _stated(sentence: str) -> tuple[Fraction, Fraction, str] | None:
 def _event(sentence: str, faces: int, count: int) -> Event | None:
     """The event the sentence describes on ``count`` dice of ``faces`` faces, or None."""
     tries_m = _TRIES.search(sentence)
-    tries = to_int(tries_m.group("n")) if tries_m else 1
+    low = sentence.lower()
+    twice = _TWICE.search(sentence) if tries_m is None and ("twice" in low or "times" in low) else None
+    tries = to_int(tries_m.group("n")) if tries_m else (to_int(twice.group("n") or "2") if twice else 1)
     base = {"faces": faces, "count": count, "tries": tries or 1}
     if m := _AT_LEAST.search(sentence):
-        return Event(at_least=int(m.group(1)), **base)
+        return Event(at_least=int(m.group(1) or m.group(2)), **base)
     if m := _AT_MOST.search(sentence):
-        return Event(at_most=int(m.group(1)), **base)
+        return Event(at_most=int(m.group(1) or m.group(2)), **base)
     if m := _PAIR.search(sentence):
         return Event(values=frozenset({int(m.group(1)), int(m.group(2))}), **base)
     if m := _SINGLE.search(sentence):
@@ -88,7 +97,9 @@ def odds_claims(rb: Rulebook) -> Iterator[tuple[object, int, str, Event, Fractio
             if die is None:
                 continue
             count = to_int(die.group("n") or die.group("k") or "1") or 1
-            event = _event(sentence[: die.start()] + " " * (die.end() - die.start()) + sentence[die.end():], int(die.group("f")), count)
+            # the event is read without the die's name and the stated chance ("1 in 2 times" is no tries)
+            rest = sentence[: die.start()] + " " * (die.end() - die.start()) + sentence[die.end():]
+            event = _event(rest.replace(stated[2], " " * len(stated[2]), 1), int(die.group("f")), count)
             if event is None:
                 continue
             at_ = start + len(sentence) - len(sentence.lstrip())

@@ -16,9 +16,11 @@ Phrasings read:
 from __future__ import annotations
 
 import re
+from collections import Counter
+from itertools import islice
 from typing import Iterator
 
-from engine.checks.common import Referent, at, capped, quote, referents_in, rulebook_of
+from engine.checks.common import MAX_RELATED, Referent, at, capped, quote, referents_in, rulebook_of
 from engine.checks.textscan import lines_with, paragraphs_with, windows
 from engine.findings import Severity
 from engine.model import Deck
@@ -29,8 +31,9 @@ from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, TocEntry, normali
 _RANGES = (
     re.compile(r"r(?<!\wr)anging\s+from\s+(?:numbers\s+)?(?P<a>\d+)\s*(?:to|through|[-–])\s*(?P<b>\d+)", re.I),
     re.compile(r"p(?<!\wp)ower\s+levels?\s+(?:of\s+|between\s+|from\s+)?(?P<a>\d+)\s*(?:[-–]|to|through)\s*(?P<b>\d+)", re.I),
-    # prose: "power goes from 1 to 9", "Power values run from one to eight", "a power between 1 and 9"
-    re.compile(rf"p(?<!\wp)ower\b(?:\s+(?:values?|levels?|numbers?|of\s+a\s+card))?\s+(?:(?:goes|go|runs?|ranges?|is|are|lies|lie)\s+)?(?:from|between)\s+(?P<a>{NUMBER})\s+(?:to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
+    # prose: "power goes from 1 to 9", "Power values run from one to eight", "a power between 1 and 9",
+    # "Power values range from 1 up to 10"
+    re.compile(rf"p(?<!\wp)ower\b(?:\s+(?:values?|levels?|numbers?|of\s+a\s+card))?\s+(?:(?:goes|go|runs?|ranges?|is|are|lies|lie)\s+)?(?:from|between)\s+(?P<a>{NUMBER})\s+(?:(?:up\s+)?to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
 )
 _NUMBERED = re.compile(r"\bnumbered\s+(?P<a>\d+)\s*(?:[-–]|to)\s*(?P<b>\d+)", re.I)
 _LETTERS = re.compile(r"\bletters\s+(?:either\s+)?(?P<set>[A-Z](?:\s*,\s*(?:(?:or|and)\s+)?[A-Z](?!\w)|\s+(?:or|and)\s+[A-Z](?!\w))+)")
@@ -70,7 +73,10 @@ def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     scheme = deck.game.power
     for p in paragraphs_with(rb, "power"):  # every range read is said of power
         seen: set[int] = set()
-        for rx, anchor in zip(_RANGES, ("ranging", "power", "power")):
+        low = p.lowered
+        for rx, anchor, needs in zip(_RANGES, ("ranging", "power", "power"), (("ranging",), ("level",), ("from", "between"))):
+            if not any(w in low for w in needs):
+                continue  # a literal each match holds, tested first (most "power" paragraphs state no range)
             for m in (m for start, end in windows(p, anchor) for m in rx.finditer(p.text, start, end)):
                 if m.start("a") in seen:
                     continue  # two phrasings reading the same range
@@ -132,6 +138,10 @@ def rulebook_power_values_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     scheme = deck.game.power
     letters = [s for s in scheme.symbols if re.fullmatch(r"[A-Z]", s)]
     stated_sets = list(_stated_sets(rb, deck))
+    groups: dict[int, list[tuple]] = {}  # the sets stated of one referent, each other's related places
+    for o in stated_sets:
+        groups.setdefault(id(o[3]), []).append(o)
+    same = Counter((id(o[3]), tuple(o[2])) for o in stated_sets)
     done: set[tuple[int, tuple[str, ...]]] = set()
     for line, col, stated, ref, text in stated_sets:
         if (line.number, tuple(stated)) in done:
@@ -146,12 +156,15 @@ def rulebook_power_values_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         missing = [v for v in have if v not in stated]
         if extra or missing:
             bits = ([f"{', '.join(extra)} not in the data"] if extra else []) + ([f"{', '.join(missing)} not stated"] if missing else [])
-            yield Problem(
-                f"the rulebook states {', '.join(stated)} ({quote(text)}) but {what} are {', '.join(have) or 'none'}: {'; '.join(bits)}",
-                at(rb, line, col),
-                "correct the values in game.yaml / cards.yaml or the rulebook",
-                tuple(at(rb, o[0], o[1]) for o in stated_sets if o[3] is ref and o[2] != stated) + (where,),
-            )
+            message = f"the rulebook states {', '.join(stated)} ({quote(text)}) but {what} are {', '.join(have) or 'none'}: {'; '.join(bits)}"
+            # the other sets stated of this referent, then the data: taken only up to the cap,
+            # the rest counted (every set of a 5 MB book against every other was 0.5 million locations)
+            others = (o for o in groups[id(ref)] if o[2] != stated)
+            total = len(groups[id(ref)]) - same[(id(ref), tuple(stated))] + 1
+            related = tuple(at(rb, o[0], o[1]) for o in islice(others, min(total - 1, MAX_RELATED))) + (where,)
+            if total > MAX_RELATED:
+                message, related = message + f" (and {total - MAX_RELATED} more places)", related[:MAX_RELATED]
+            yield Problem(message, at(rb, line, col), "correct the values in game.yaml / cards.yaml or the rulebook", related)
 
 
 def _toc_parent(entries: list[TocEntry], i: int) -> TocEntry | None:

@@ -6,7 +6,8 @@ Variants read, each located at its line and column:
 - another case: "rally!", "RALLY!" (in a line that is not an all-capitals heading);
 - bare, without quotes, where the words around it make it a keyword, not a verb: "a Surge
   card", "Play Surge to roll": the word right after is card/keyword/ability/effect, or the
-  word right before is a/an/the/play/use/with/each/every/any/your/of (an imperative
+  word right before is a/an/the/play/use/with/each/every/any/your/of/keyword/ability ("the
+  keyword Tide rolls"; an imperative
   "Destroy a card." is a verb and is left alone);
 - a list of three or more keywords, all without "!": "Chance, Destroy, Enchant".
 
@@ -29,7 +30,7 @@ from engine.registry import Problem, rule
 from engine.rulebook import Line, Rulebook
 
 _NOUN_AFTER = re.compile(r"\s+(?:cards?|keywords?|abilit(?:y|ies)|effects?)\b", re.I)
-_WORD_BEFORE = re.compile(r"\b(?:a|an|the|play|plays|use|uses|using|with|each|every|any|your|of)\s+$", re.I)
+_WORD_BEFORE = re.compile(r"\b(?:a|an|the|play|plays|use|uses|using|with|each|every|any|your|of|keyword|ability)\s+$", re.I)
 _LIST = re.compile(r"(?:\b[A-Z][a-z]+\b(?!!)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){2,}\b[A-Z][a-z]+\b(?!!)")
 
 _CAPWORD = re.compile(r"\b[A-Z][a-z]+\b")

@@ -11,7 +11,9 @@ Two figures per rulebook, each in a child process pinned to one core
 
 - the rules-text checks alone: reading the file and every RB check (``run_checks``);
 - the whole ``deckpress check --rulebook FILE --select RB`` command (start-up, loading
-  the game, the build's preflight dry run, printing the findings).
+  the game, the checks, printing the findings; a selection of checks alone runs no dry run).
+
+Each figure is the best of two runs.
 
 Target (issue #24): a 5 MB rulebook checks in under 5 s on one core; each figure says
 whether it meets it. The command's cost with a one-line rulebook is printed first (what
@@ -162,6 +164,14 @@ def _run(args: list[str]) -> tuple[float, float, int, str]:
     return time.perf_counter() - start, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status), output
 
 
+def _best_run(args: list[str], runs: int = 2) -> tuple[float, float, int, str]:
+    """:func:`_run` ``runs`` times; the run of least CPU (a shared machine only ever adds time),
+    with the worst exit code of all."""
+    results = [_run(args) for _ in range(runs)]
+    best = min(results, key=lambda r: r[1])
+    return best[0], best[1], max(r[2] for r in results), best[3]
+
+
 def time_checks(game: Path, rulebook: Path, runs: int = 2) -> dict:
     """In this process: CPU seconds to read ``rulebook`` and to run every RB check on ``game``,
     the best of ``runs`` (a shared machine only ever adds time); ``{"read": s, "checks": s, "findings": n}``."""
@@ -193,7 +203,7 @@ def _row(label: str, game: Path, rulebook: Path, target: bool) -> tuple[float, i
     _, _, code, output = _run([sys.executable, "-m", "pipeline.build.bench_rulebook", "--time", str(game), str(rulebook)])
     figures = json.loads(output) if code == 0 else {"read": 0.0, "checks": 0.0, "findings": "?"}
     own = figures["read"] + figures["checks"]
-    wall_cmd, cpu_cmd, code_cmd, _ = _run([DECKPRESS, "check", str(game), "--rulebook", str(rulebook), "--select", "RB"])
+    wall_cmd, cpu_cmd, code_cmd, _ = _best_run([DECKPRESS, "check", str(game), "--rulebook", str(rulebook), "--select", "RB"])
     failed = int(code != 0) + int(code_cmd not in (0, 1))  # 1 is "findings", not a failure
     print(
         f"  {label + f', {rulebook.stat().st_size / MB:.1f} MB':<40} read {figures['read']:5.2f} s + RB checks {figures['checks']:5.2f} s"
@@ -214,7 +224,7 @@ def report(tmp: Path) -> int:
     print(f"rulebook checks, CPU time on one core ({source}; target < {TARGET_S:g} s at 5 MB)", flush=True)
     empty = tmp / "rulebook-empty.txt"
     empty.write_text("RULES\n\nPlay a card.\n", encoding="utf-8")
-    wall, cpu, code, _ = _run([DECKPRESS, "check", str(ROOT / "carddata" / "apprentice"), "--rulebook", str(empty), "--select", "RB"])
+    wall, cpu, code, _ = _best_run([DECKPRESS, "check", str(ROOT / "carddata" / "apprentice"), "--rulebook", str(empty), "--select", "RB"])
     failed += code not in (0, 1)
     print(f"  {'a one-line rulebook (the fixed cost)':<40} deckpress check --select RB: cpu {cpu:5.2f} s (wall {wall:5.2f} s)", flush=True)
     seconds: dict[int, float] = {}

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from engine.findings import Finding
 from engine.model import Deck
-from engine.registry import Selection, filter_findings
+from engine.registry import Selection, filter_findings, only_checks
 from pipeline.common.files import staging_writes
 from pipeline.build.settings import BuildSettings
 from pipeline.build.job import Job
@@ -30,11 +30,17 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
     game that checks clean builds. ``target`` is the printing target the print dry run measures
     against (``--target``); for a vendor preset its cut check (VE001/VE002) runs too.
 
+    A selection of engine checks alone (``--select RB``, :func:`engine.registry.only_checks`)
+    runs the checks alone: no dry run can give one of their findings (the dry runs' codes are
+    the stages' own families), and the drawing and its imports are ~3 s of a rulebook check.
+
     Writes nothing that outlives the call. Bad data gives findings (BR005 for an unknown
     ``braille.geometry``, PR007 for a card size no layout has, CP008 for a card whose class
     the game lacks — nothing of that card is drawn); an unknown ``geometry`` override
     raises ValueError, a malformed layout template LayoutError.
     """
+    if only_checks(selection):
+        return _checks_alone(deck, rulebook, selection)
     from pipeline.archive.site import check_qr_links, write_archive
     from pipeline.boxes.output import box_findings
     from pipeline.render.deck_pdf import UnknownClassError
@@ -62,6 +68,22 @@ def preflight(deck: Deck, rulebook: Path | None = None, selection: Selection = S
         from pipeline.common.layout import load_layout
 
         findings += cut_findings(vendor, load_layout(), target)
+    return filter_findings(findings, selection, deck)
+
+
+def _checks_alone(deck: Deck, rulebook: Path | None, selection: Selection) -> list[Finding]:
+    """The findings of :func:`preflight` for a selection of engine checks alone: the checks
+    stage (rulebook included) with nothing drawn. The stage modules are imported only when
+    DQ005 runs, which judges the cards' ``ignore:`` entries against every registered code."""
+    from engine.registry import RULES
+    from pipeline.build.stages import import_stage_modules
+
+    unknown_ignore = RULES.get("DQ005")
+    if selection.allows(unknown_ignore.code, unknown_ignore.name):
+        import_stage_modules()
+    settings = BuildSettings(rulebook=str(rulebook) if rulebook else None, select=selection.select, ignore=selection.ignore)
+    with tempfile.TemporaryDirectory(prefix="deckpress-check-") as tmp, staging_writes():
+        findings = stage_checks(Job(deck, settings, Path(tmp)))
     return filter_findings(findings, selection, deck)
 
 
