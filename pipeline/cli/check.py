@@ -13,7 +13,7 @@ import typer
 from engine.findings import exit_code
 from engine.registry import RULES
 from pipeline.cli.common import (Format, load_or_exit, out, print_findings, print_summary, rulebook_or_exit, selection_or_exit,
-                                 target_option)
+                                 target_option, validate_target)
 
 
 def check(
@@ -25,9 +25,9 @@ def check(
     format: Annotated[Format, typer.Option("--format", help="text for people, json for machines.")] = Format.text,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List info findings one by one (default: counted by code).")] = False,
     stats: Annotated[bool, typer.Option("--stats", help="Also print each class's cards and expected power (text format).")] = False,
-    target: Annotated[str, target_option("Printing target the contrast, soft-proof and ink checks measure against (templates/targets/; "
+    target: Annotated[str, target_option(read=False, help="Printing target the contrast, soft-proof and ink checks measure against (templates/targets/; "
                                          "a vendor preset also checks its cut): fogra39 (default), gracol, swop, thegamecrafter, "
-                                         "makeplayingcards, drivethrucards.")] = "fogra39",
+                                         "makeplayingcards, drivethrucards.")] = "fogra39",  # read below, when a dry run uses it
 ) -> None:
     """Check a game before it is built: schema, composition, keywords, power, braille layout, print fit and contrast, and optionally its rulebook.
 
@@ -35,7 +35,11 @@ def check(
     """
     from pipeline.build.preflight import preflight
 
+    from engine.registry import only_checks
+
     selection = selection_or_exit(select, ignore)
+    if not only_checks(selection):  # the engine checks alone (--select RB) never read the target: no pydantic, no pikepdf
+        validate_target(target)
     deck = load_or_exit(game_dir, format)
     if rulebook is not None:
         rulebook_or_exit(rulebook)  # a clear exit 2 for a missing or unreadable file
