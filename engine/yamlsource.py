@@ -19,6 +19,7 @@ from engine.limits import ALIAS_ALLOWANCE, MAX_INT_DIGITS, MAX_YAML_DEPTH
 #: libyaml's parser when PyYAML was built with it: ten times faster than the pure-Python one.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+_STR_TAG = "tag:yaml.org,2002:str"
 _PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 
 
@@ -201,6 +202,8 @@ def _scalar(node: yaml.ScalarNode, loader: yaml.BaseLoader, here: Source) -> obj
             "value",
             "write a smaller number, or quote it if it is text",
         )
+    if node.tag == _STR_TAG:
+        return node.value  # what PyYAML's construct_yaml_str returns for a scalar, without its bookkeeping
     try:
         return loader.construct_object(node, deep=True)
     except yaml.YAMLError as exc:
