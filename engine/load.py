@@ -21,9 +21,10 @@ from pydantic import ValidationError
 
 from engine.boxes import deck_names, reference_findings
 from engine.findings import Finding, Location, Severity
+from engine.gcpause import collector_paused
 from engine.model import Card, CardsFile, Deck, Game
 from engine.registry import declare
-from engine.validation import INVALID_VALUE, attach_locations, name_card, schema_findings
+from engine.validation import INVALID_VALUE, attach_locations, schema_findings
 from engine.yamlsource import Source, YamlProblem, load_yaml
 
 from engine.paths import CARDS_FILE, GAME_FILE, find_games  # noqa: F401  (find_games re-exported)
@@ -262,7 +263,12 @@ def load_game(folder: str | Path, cards: tuple[object, Source] | None = None) ->
     Raises :class:`DataError` with located findings for any bad input; the data
     is never partly loaded.
     """
-    folder = Path(folder)
+    with collector_paused():  # the load builds ~40 long-lived objects a card (engine.gcpause)
+        return _load_game(Path(folder), cards)
+
+
+def _load_game(folder: Path, cards: tuple[object, Source] | None) -> Deck:
+    """:func:`load_game` with the collector paused."""
     if not folder.is_dir():
         raise DataError([UNREADABLE_FILE.finding(f"{folder} is not a game folder", Location(str(folder)), "give a folder holding game.yaml and cards.yaml, e.g. carddata/apprentice")], unreadable=True)
     game_data, game_src, card_files = _read_game(folder, own_cards=cards)
@@ -284,7 +290,7 @@ def load_game(folder: str | Path, cards: tuple[object, Source] | None = None) ->
             data = {"cards": []}
         try:
             parsed = CardsFile.model_validate(data)
-            attach_locations(parsed, src)
+            attach_locations(parsed, src, card_of=_card_id)  # every card's locations name the card (no second pass)
             cards += parsed.cards
             if card_folder == folder.resolve():
                 own = [c.id for c in parsed.cards]
@@ -297,12 +303,15 @@ def load_game(folder: str | Path, cards: tuple[object, Source] | None = None) ->
     findings += _over_limits(cards)
     if findings or game is None:
         raise DataError(findings, unreadable=False)
-    for card in cards:
-        name_card(card, card.id)
     if game.extends is None:
         return Deck(game=game, cards=cards, folder=str(folder))
     base = load_game(folder / game.extends.game)  # the base game on its own: its backs, its box
     return Deck(game=game, cards=cards, folder=str(folder), base=base, own_card_ids=tuple(own))
+
+
+def _card_id(model: object) -> str | None:
+    """The id a card's locations name (:func:`engine.validation.attach_locations`), None for other models."""
+    return model.id if isinstance(model, Card) else None
 
 
 def _over_limits(cards: list[Card]) -> list[Finding]:

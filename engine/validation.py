@@ -9,6 +9,7 @@ gives validated models the locations of the YAML they came from.
 from __future__ import annotations
 
 import difflib
+from typing import Callable
 
 from pydantic import BaseModel, ValidationError
 
@@ -173,28 +174,36 @@ def _inner_model(annotation: object) -> object:
     return annotation
 
 
-def attach_locations(model: BaseModel, source: Source | None) -> None:
-    """Give a validated model (and its nested models) the locations of the YAML they came from."""
+def attach_locations(model: BaseModel, source: Source | None, card_of: Callable[[BaseModel], str | None] | None = None,
+                     card: str | None = None) -> None:
+    """Give a validated model (and its nested models) the locations of the YAML they came from.
+
+    ``card_of`` names the card a nested model is (``Card`` → its id, else None): from there
+    down every location names that card, as :func:`name_card` would after it (one pass
+    instead of two, for the loader's cards). ``card`` is the card already named above.
+    """
     if source is None or not isinstance(model, Located):
         return
-    model._where[""] = source.at
+    if card is None and card_of is not None:
+        card = card_of(model)
+    where = model._where
+    where[""] = source.at if card is None else source.at.with_card(card)
     for name, info in type(model).model_fields.items():
-        key = info.alias or name
-        child = source.child(key)
+        child = source.items.get(info.alias or name)
         if child is None:
             continue
-        model._where[name] = child.at
+        where[name] = child.at if card is None else child.at.with_card(card)
         value = getattr(model, name)
         if isinstance(value, BaseModel):
-            attach_locations(value, child)
+            attach_locations(value, child, card_of, card)
         elif isinstance(value, list):
             for i, item in enumerate(value):
                 if isinstance(item, BaseModel):
-                    attach_locations(item, child.child(i))
+                    attach_locations(item, child.items.get(i), card_of, card)
         elif isinstance(value, dict):
             for k, item in value.items():
                 if isinstance(item, BaseModel):
-                    attach_locations(item, child.child(k))
+                    attach_locations(item, child.items.get(k), card_of, card)
 
 
 def name_card(model: Located, card_id: str) -> None:

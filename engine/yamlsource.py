@@ -19,6 +19,7 @@ from engine.limits import ALIAS_ALLOWANCE, MAX_INT_DIGITS, MAX_YAML_DEPTH
 #: libyaml's parser when PyYAML was built with it: ten times faster than the pure-Python one.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+_STR_TAG = "tag:yaml.org,2002:str"
 _PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
 
 
@@ -133,11 +134,13 @@ def _position(path: str, text: str, position: int) -> Location:
     return Location(path, before.count("\n") + 1, position - (before.rfind("\n") + 1) + 1)
 
 
-def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[int], depth: int = 0) -> tuple[object, Source]:
+def _enter(node: yaml.Node, at: Location, budget: list[int], depth: int) -> None:
+    """The checks every node passes before it is converted (``at`` is where it starts): nesting
+    depth, the alias budget, plain tags only; raises :class:`YamlProblem`."""
     if depth > MAX_YAML_DEPTH:
         raise YamlProblem(
             f"YAML nested more than {MAX_YAML_DEPTH} levels deep (card data needs at most 6)",
-            _loc(path, node.start_mark),
+            at,
             "too-large",
             "flatten the lists and mappings here",
         )
@@ -145,18 +148,31 @@ def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[i
     if budget[0] < 0:
         raise YamlProblem(
             "YAML aliases expand this document to more values than its text holds (an alias bomb)",
-            _loc(path, node.start_mark),
+            at,
             "too-large",
             "remove deeply nested aliases",
         )
-    here = Source(_loc(path, node.start_mark))
     if node.tag not in _PLAIN_TAGS:
         raise YamlProblem(
             f"YAML tag {node.tag!r} is not allowed in card data",
-            here.at,
+            at,
             "syntax",
             "remove the tag; card data is plain values, lists and mappings",
         )
+
+
+def _key(node: yaml.Node, at: Location, path: str, loader: yaml.BaseLoader, budget: list[int], depth: int) -> object:
+    """A mapping key's value: a scalar key converted in place (its location ``at`` is kept by the
+    caller, no Source of its own), any other node through :func:`_convert`."""
+    if not isinstance(node, yaml.ScalarNode):
+        return _convert(node, path, loader, budget, depth)[0]
+    _enter(node, at, budget, depth)
+    return _scalar(node, loader, at)
+
+
+def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[int], depth: int = 0) -> tuple[object, Source]:
+    here = Source(_loc(path, node.start_mark))
+    _enter(node, here.at, budget, depth)
     if isinstance(node, yaml.MappingNode):
         data: dict = {}
         for key_node, value_node in node.value:
@@ -167,9 +183,10 @@ def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[i
                     "syntax",
                     "write the values out in full",
                 )
-            key, _ = _convert(key_node, path, loader, budget, depth + 1)
+            key_at = _loc(path, key_node.start_mark)
+            key = _key(key_node, key_at, path, loader, budget, depth + 1)
             if isinstance(key, (list, dict)):
-                raise YamlProblem("a mapping key must be a plain value", _loc(path, key_node.start_mark), "syntax")
+                raise YamlProblem("a mapping key must be a plain value", key_at, "syntax")
             if key in data:
                 raise YamlProblem(
                     f"duplicate key {key!r} (first written at line {here.keys[key].line})",
@@ -179,7 +196,7 @@ def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[i
                 )
             value, source = _convert(value_node, path, loader, budget, depth + 1)
             data[key] = value
-            here.keys[key] = _loc(path, key_node.start_mark)
+            here.keys[key] = key_at
             here.items[key] = source
         return data, here
     if isinstance(node, yaml.SequenceNode):
@@ -189,26 +206,28 @@ def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[i
             items.append(value)
             here.items[index] = source
         return items, here
-    return _scalar(node, loader, here), here
+    return _scalar(node, loader, here.at), here
 
 
-def _scalar(node: yaml.ScalarNode, loader: yaml.BaseLoader, here: Source) -> object:
+def _scalar(node: yaml.ScalarNode, loader: yaml.BaseLoader, at: Location) -> object:
     """The Python value of a scalar; YamlProblem (``value``) for one YAML types but Python cannot hold."""
     if node.tag == "tag:yaml.org,2002:int" and sum(ch.isdigit() for ch in node.value) > MAX_INT_DIGITS:
         raise YamlProblem(
             f"the number {node.value[:20]}... has {sum(ch.isdigit() for ch in node.value)} digits; card data allows at most {MAX_INT_DIGITS}",
-            here.at,
+            at,
             "value",
             "write a smaller number, or quote it if it is text",
         )
+    if node.tag == _STR_TAG:
+        return node.value  # what PyYAML's construct_yaml_str returns for a scalar, without its bookkeeping
     try:
         return loader.construct_object(node, deep=True)
     except yaml.YAMLError as exc:
-        raise YamlProblem(f"YAML value cannot be read: {exc}", here.at, "syntax") from None
+        raise YamlProblem(f"YAML value cannot be read: {exc}", at, "syntax") from None
     except (ValueError, OverflowError) as exc:  # timestamps: datetime refuses a 30 February, a 13th month, hour 25
         raise YamlProblem(
             f"{node.value!r} reads as a date but is not a real one ({exc})",
-            here.at,
+            at,
             "value",
             "write a real date as YYYY-MM-DD, or quote the value if it is text",
         ) from None

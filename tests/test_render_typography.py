@@ -1,8 +1,8 @@
 """Print typography of the shipped decks (issue 25): one name size per deck, no line that
 starts with a dash, a minus sign for negative numbers.
 
-The lines are the ones the print stage really draws: ``fit`` is wrapped while the real
-fronts and backs are rendered, recording every laid-out line with its size.
+The lines are the ones the print stage really draws: the painter's ``fit_text`` is wrapped
+while the real fronts and backs are rendered, recording every laid-out line with its size.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 from conftest import CARDDATA
 from engine.load import load_game
 from pipeline.render import card as card_module
+from pipeline.render import facepaint
 from pipeline.render.deck_pdf import render_backs, render_fronts
 from pipeline.render.textfit import MIN_TEXT_PT, Paragraph, fit, typeset
 
@@ -23,16 +24,16 @@ DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 def drawn(tmp_path_factory):
     """game → list of (first paragraph's text, Fit) of every text element drawn on its fronts and backs."""
     out = {}
-    real = card_module.fit
+    real = facepaint.fit_text
     for game in GAMES:
         seen = []
 
-        def recording(paragraphs, width, height, valign="middle"):
+        def recording(paragraphs, width, height, valign):
             result = real(paragraphs, width, height, valign)
             seen.append((paragraphs[0].text if paragraphs else "", result))
             return result
 
-        card_module.fit = recording
+        facepaint.fit_text = recording
         try:
             deck = load_game(CARDDATA / game)
             folder = tmp_path_factory.mktemp(game)
@@ -40,7 +41,7 @@ def drawn(tmp_path_factory):
             fronts = list(seen)
             render_backs(deck, folder / "backs.pdf")
         finally:
-            card_module.fit = real
+            facepaint.fit_text = real
         out[game] = (deck, seen, fronts)
     return out
 

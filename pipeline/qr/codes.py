@@ -81,6 +81,10 @@ class QrTooLong(ValueError):
     """A URL longer than the largest QR code (version 40) holds at level M."""
 
 
+#: bytes.translate table of zxing's 8-bit grey image: 0 (dark) -> 1, anything else -> 0.
+_DARK_IS_ONE = bytes([1] + [0] * 255)
+
+
 @lru_cache(maxsize=4096)
 def qr_matrix(url: str) -> tuple[tuple[bool, ...], ...]:
     """The QR matrix of ``url`` at error correction M: rows top to bottom of modules left to right, True = dark.
@@ -102,8 +106,9 @@ def qr_matrix(url: str) -> tuple[tuple[bool, ...], ...]:
         raise QrTooLong(f"URL of {len(url)} characters is longer than any QR code holds at level M (version 40 holds {MAX_URL_BYTES} bytes)") from None
     image = memoryview(code.to_image(scale=1, add_quiet_zones=False))  # 8-bit grey, 0 = dark
     rows, cols = image.shape
-    data = image.tobytes()
-    return tuple(tuple(v == 0 for v in data[r * cols : (r + 1) * cols]) for r in range(rows))
+    # dark (0) -> 1, light -> 0, read back as Python bools by memoryview: no Python loop per module
+    dark = memoryview(image.tobytes().translate(_DARK_IS_ONE)).cast("?")
+    return tuple(tuple(dark[r * cols : (r + 1) * cols].tolist()) for r in range(rows))
 
 
 def module_pt(url: str, box_pdf: Sequence[float]) -> float:

@@ -15,41 +15,22 @@ shrinking text below 18 pt or clipping it silently.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
 from reportlab.lib.colors import CMYKColor
 
-from engine.findings import Finding, Location, Severity
+from engine.findings import Finding, Severity
 from engine.backs import BackFace
-from engine.model import Card, CardClass, Colour, Game, Palette
+from engine.model import Card, CardClass, Game, Palette
 from engine.registry import declare
 from pipeline.qr import codes as qr
-from pipeline.common.layout import Box, CardLayout
-from pipeline.render import fonts
+from pipeline.common.layout import Box
 from pipeline.render.art import ArtError, art_path, check_art, load_cmyk
-from pipeline.render.style import Design, TextStyle
-from pipeline.render.textfit import Paragraph, fit
+# Sheet, cmyk and the painter live in facepaint (per-deck caches); PR001 and PR005 are declared there.
+from pipeline.render.facepaint import GLYPH_MISSING, TEXT_DOES_NOT_FIT, Painter, Sheet, cmyk  # noqa: F401
 
-TEXT_DOES_NOT_FIT = declare(
-    "PR001",
-    "text-does-not-fit",
-    Severity.error,
-    """A card's text does not fit its box in the layout even at 18 pt, the large-print floor.
-
-    deckpress never prints text under 18 pt: it shrinks from the style's size down to its
-    floor, and past that reports the field, how much height it needs, how many lines are
-    too many and how many characters (spaces not counted) do not print (the card shows the
-    lines that fit, ending in "…"). A single word wider than the box is named; it is
-    broken across lines.
-
-    Fails: the name "The Exceedingly Long-Winded Archmage of the Northern Glacier" in a
-    2-line name box.
-
-    Passes: the name "Ember Apprentice" (one line at 24 pt).
-    """,
-)
 IMAGE_UNREADABLE = declare(
     "PR003",
     "art-image-unreadable",
@@ -78,17 +59,6 @@ PLACEHOLDER_ART = declare(
 
     Passes: every card with an art box names its art with ``image:``; a Power Crystal
     with rules text and no ``image:`` (its face has no art box).
-    """,
-)
-GLYPH_MISSING = declare(
-    "PR005",
-    "glyph-not-in-font",
-    Severity.error,
-    """Text uses a character Atkinson Hyperlegible has no glyph for; it would print as an empty box.
-
-    Fails: ``name: "Fire ★ Mage"`` (U+2605 BLACK STAR).
-
-    Passes: ``name: "Fire Mage"``.
     """,
 )
 ELEMENTS_OVERLAP = declare(
@@ -125,46 +95,6 @@ ART_NOT_SHOWN = declare(
 FACE_PURPOSE = {"front-art": "cards without rules text", "front-rules": "cards with rules text"}
 
 INDICATOR_LABELS = {"A": "Active", "P": "Passive"}
-
-
-def cmyk(colour: Colour) -> CMYKColor:
-    """reportlab colour of a palette entry (percentages 0–100 → fractions 0–1)."""
-    c, m, y, k = colour.cmyk
-    return CMYKColor(c / 100.0, m / 100.0, y / 100.0, k / 100.0)
-
-
-@dataclass(frozen=True)
-class Sheet:
-    """Page geometry of one card face: the layout, its design, and trim height and bleed in pt."""
-
-    layout: CardLayout
-    design: Design
-    #: The deck's one name size per front face, pt (:func:`with_deck_name_sizes`); empty: the style's size.
-    name_sizes: tuple[tuple[str, float], ...] = ()
-    target: str | None = None  # the printing target id: art is separated through its profile (render.art)
-
-    def name_size(self, face: str) -> float | None:
-        """The deck's name size on ``face`` in pt, or None (each name at its style's size)."""
-        return dict(self.name_sizes).get(face)
-
-    @property
-    def bleed(self) -> float:
-        """Bleed on every side, in pt."""
-        return self.layout.bleed
-
-    @property
-    def media(self) -> tuple[float, float]:
-        """MediaBox width and height in pt (trim plus bleed on every side)."""
-        return (self.layout.trim.width + 2 * self.bleed, self.layout.trim.height + 2 * self.bleed)
-
-    def pdf(self, box: Box) -> tuple[float, float, float, float]:
-        """A layout box in PDF pt (origin bottom-left of the MediaBox)."""
-        return box.to_pdf(self.layout.trim.height, self.bleed)
-
-    def box(self, face: str, element: str) -> Box | None:
-        """The layout box ``element`` is drawn in on ``face`` (``front-art``, ``front-rules``, ``back``), or None."""
-        name = self.design.face(face).get(element)  # type: ignore[arg-type]
-        return self.layout.boxes[name] if name else None
 
 
 def front_face(card: Card) -> Literal["front-art", "front-rules"]:
@@ -205,47 +135,6 @@ def prints_placeholder_art(card: Card, sheet: Sheet, art_root: Path | None = Non
         return True
 
 
-@dataclass
-class _Painter:
-    """Draws text in boxes and collects findings for one face."""
-
-    canvas: object
-    sheet: Sheet
-    text_colour: CMYKColor
-    subject: str
-    findings: list[Finding]
-
-    def para(self, text: str, style_name: str, size: float | None = None) -> Paragraph:
-        """A paragraph in a layout text style; ``size`` (pt) replaces the style's preferred size."""
-        style: TextStyle = self.sheet.design.text[style_name]
-        return Paragraph(text, fonts.face(style.weight), size or style.size, style.min_size, style.leading, style.align)
-
-    def text(self, box: Box, paragraphs: list[Paragraph], field: str, where: Location, valign: str | None = None,
-             inset: float = 0.0) -> None:
-        """Fit and draw ``paragraphs`` in ``box`` (shrunk by ``inset`` pt each side); findings for misfits and missing glyphs."""
-        for p in paragraphs:
-            bad = p.face.missing(p.text)
-            if bad:
-                names = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in bad)
-                self.findings.append(GLYPH_MISSING.finding(
-                    f"{self.subject} {field}: the font has no glyph for {names}", where,
-                    hint="replace the character with one in Atkinson Hyperlegible (Latin letters, digits, common punctuation)"))
-        x, y, w, h = self.sheet.pdf(box)
-        x, y, w, h = x + inset, y + inset, w - 2 * inset, h - 2 * inset
-        style = self.sheet.design.text[field] if field in self.sheet.design.text else None
-        result = fit(paragraphs, w, h, valign or (style.valign if style else "middle"))
-        if not result.fits:
-            self.findings.append(TEXT_DOES_NOT_FIT.finding(
-                f"{self.subject} {field} does not fit its box at 18 pt: {result.shortfall(w)}", where,
-                hint=f"shorten the {field} (or give it a shorter form), or enlarge the box in the layout template"))
-        c = self.canvas
-        c.setFillColor(self.text_colour)
-        top = y + h
-        for line in result.lines:
-            c.setFont(line.font, line.size)
-            c.drawString(x + line.x, top - line.baseline, line.text.replace("\u00a0", " ").replace("\u202f", " "))
-
-
 def _ground(canvas, sheet: Sheet, pal: Palette) -> None:
     """The ground colour (palette ``background``) to the bleed edge, a frame (``accent``, else ``text``) at the safe inset."""
     width, height = sheet.media
@@ -280,9 +169,9 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
     on a face without an art box, QR001 a URL too dense for the qr box.
     """
     findings: list[Finding] = []
-    where = lambda f: card.where(f).with_card(card.id)  # noqa: E731
+    where = lambda f: lambda: card.where(f).with_card(card.id)  # noqa: E731  (built only for a finding)
     face = front_face(card)
-    paint = _Painter(canvas, sheet, cmyk(cls.palette.text), f"card {card.id!r}", findings)
+    paint = Painter(canvas, sheet, cmyk(cls.palette.text), f"card {card.id!r}", findings)
     _ground(canvas, sheet, cls.palette)
 
     url = game.archive.url_for(card)
@@ -293,13 +182,13 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
     emblem = sheet.box(face, "emblem")
     if emblem is not None:
         _circle(canvas, sheet, emblem, cls.palette, sheet.design.strokes.emblem)
-        paint.text(emblem, [paint.para(cls.indicator, "emblem")], "emblem", cls.where("indicator").with_card(card.id))
+        paint.text(emblem, [paint.para(cls.indicator, "emblem")], "emblem", lambda: cls.where("indicator").with_card(card.id))
 
     power_box, indicator_box = sheet.box(face, "power"), sheet.box(face, "indicator")
     if card.power and card.indicator and power_box is not None and power_box == indicator_box:
         findings.append(ELEMENTS_OVERLAP.finding(
             f"card {card.id!r} has power {card.power!r} and indicator {card.indicator!r}, both drawn in one box",
-            where("indicator"), hint="give the indicator its own box in the layout's faces, or drop one of them"))
+            where("indicator")(), hint="give the indicator its own box in the layout's faces, or drop one of them"))
     if card.power and power_box is not None:
         paint.text(power_box, [paint.para(card.power, "power")], "power", where("power"))
     if card.indicator and indicator_box is not None:
@@ -332,7 +221,7 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
     return findings
 
 
-def _draw_art(canvas, card: Card, cls: CardClass, sheet: Sheet, box: Box, paint: _Painter, art_root: Path | None) -> list[Finding]:
+def _draw_art(canvas, card: Card, cls: CardClass, sheet: Sheet, box: Box, paint: Painter, art_root: Path | None) -> list[Finding]:
     """The art oval: the card's image clipped to the oval, else placeholder art (emblem + mark)."""
     findings: list[Finding] = []
     x, y, w, h = sheet.pdf(box)
@@ -365,12 +254,17 @@ def _draw_art(canvas, card: Card, cls: CardClass, sheet: Sheet, box: Box, paint:
     canvas.ellipse(x + stroke / 2, y + stroke / 2, x + w - stroke / 2, y + h - stroke / 2, stroke=1, fill=1)
     canvas.restoreState()
     # The text sits in the rectangle inscribed in the ellipse (sides w/√2 × h/√2).
-    inset_x, inset_y = w * (1 - 2 ** -0.5) / 2, h * (1 - 2 ** -0.5) / 2
-    inner = box.model_copy(update={"x": box.x + inset_x, "y": box.y + inset_y,
-                                   "width": box.width - 2 * inset_x, "height": box.height - 2 * inset_y})
-    paint.text(inner, [paint.para(cls.emblem, "art_emblem"), paint.para("placeholder art", "placeholder")],
-               "art_emblem", cls.where("emblem").with_card(card.id))
+    paint.text(_inscribed(box), [paint.para(cls.emblem, "art_emblem"), paint.para("placeholder art", "placeholder")],
+               "art_emblem", lambda: cls.where("emblem").with_card(card.id))
     return findings
+
+
+@lru_cache(maxsize=64)
+def _inscribed(box: Box) -> Box:
+    """The rectangle inscribed in the ellipse filling ``box`` (sides w/√2 × h/√2), pt from the trim's top-left."""
+    inset_x, inset_y = box.width * (1 - 2 ** -0.5) / 2, box.height * (1 - 2 ** -0.5) / 2
+    return box.model_copy(update={"x": box.x + inset_x, "y": box.y + inset_y,
+                                  "width": box.width - 2 * inset_x, "height": box.height - 2 * inset_y})
 
 
 def draw_back(canvas, face: BackFace, sheet: Sheet) -> list[Finding]:
@@ -382,7 +276,7 @@ def draw_back(canvas, face: BackFace, sheet: Sheet) -> list[Finding]:
     where the back is defined (its design, or its class) in game.yaml.
     """
     findings: list[Finding] = []
-    paint = _Painter(canvas, sheet, cmyk(face.palette.text), f"back {face.id!r}", findings)
+    paint = Painter(canvas, sheet, cmyk(face.palette.text), f"back {face.id!r}", findings)
     _ground(canvas, sheet, face.palette)
     title = sheet.box("back", "title")
     if title is not None:
