@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                 peaks[n] = peak
                 print(f"{'':<38} {1000 * wall / n:.2f} ms a card (target 3 ms)")
             report(f"synthetic {n} cards, unchanged", args, UNCHANGED_S)
-            shutil.rmtree(out)
+            shutil.rmtree(out, ignore_errors=True)
             if not strings:
                 data = yaml.safe_load((game / "cards.yaml").read_text())
                 strings = [c["name"] for c in data["cards"]] + [k for c in data["cards"] for k in c["keywords"]]
