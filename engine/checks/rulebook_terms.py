@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterator
 
 from engine.checks.claims import in_contents
@@ -45,8 +46,13 @@ class TermUse:
     keyword_like: bool
 
 
+@lru_cache(maxsize=4096)  # a 5 MB rulebook asks for the same few terms' keys 76,000 times
 def _key(term: str) -> str:
     return " ".join(term.rstrip("!").casefold().replace("-", " ").split())
+
+
+#: After a "Word!": the sentence runs on (a comma, a colon, a lower-case word), so the word is a term, not an exclamation.
+_RUNS_ON = re.compile(r"[”\"’']?\s*(?:[,;:)]|[a-z])|[”\"’']?\s+[a-z]")
 
 
 def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
@@ -60,8 +66,7 @@ def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
             two = f"{m.group('first')} {m.group('last')}" if m.group("first") else None
             term, start = (two, m.start()) if two and _key(two) in known else (m.group("last"), m.start("last"))
             before = body[max(0, start - 1) : start]
-            after = body[m.end() :]
-            runs_on = bool(re.match(r"[”\"’']?\s*(?:[,;:)]|[a-z])", after)) or bool(re.match(r"[”\"’']?\s+[a-z]", after))
+            runs_on = _RUNS_ON.match(body, m.end()) is not None  # matched in place: no copy of the rest of the line
             quoted = before in "“\"‘'" and before != ""
             like = _key(term) in known or quoted or runs_on
             out.append(TermUse(term + "!", ln, ln.start + start + 1, like))

@@ -67,22 +67,23 @@ def _patterns(bare: dict[str, str]) -> list[tuple[str, str, str, re.Pattern, re.
     return out
 
 
-def _line_variants(ln: Line, patterns, bare: dict[str, str]) -> Iterator[tuple[str, Variant]]:
+def _line_variants(ln: Line, patterns, bare: dict[str, str], single: tuple[str, ...]) -> Iterator[tuple[str, Variant]]:
     body = ln.body
     lowered = body.lower()
+    quotes, bang = any(q in body for q in "“\"‘"), "!" in body  # what the quoted and the other-case spellings need
     for key, word, first, quoted, cased, plain in patterns:
         if first not in lowered:
             continue  # cheap test first: most lines name no keyword
-        for m in quoted.finditer(body):
+        for m in quoted.finditer(body) if quotes else ():
             yield key, (ln, ln.start + m.start("w") + 1, f"“{m.group('w')}”")
-        for m in cased.finditer(body):
+        for m in cased.finditer(body) if bang else ():
             if m.group("w") != word:
                 yield key, (ln, ln.start + m.start("w") + 1, m.group("w") + "!")
         if not _DEFINITION.match(body.strip()):
             for m in _bare(body, plain):
                 yield key, (ln, ln.start + m.start("w") + 1, m.group("w"))
     folded = body.casefold()
-    if sum(folded.count(k) for k in bare if " " not in k) < 3 or sum(1 for w in _CAPWORD.findall(body) if w.lower() in bare) < 3:
+    if sum(map(folded.count, single)) < 3 or sum(1 for w in _CAPWORD.findall(body) if w.lower() in bare) < 3:
         return  # a list of keywords needs three of them on the line
     for m in _LIST.finditer(body):
         items = re.findall(r"\b[A-Z][a-z]+\b", m.group(0))
@@ -98,11 +99,12 @@ def variants_of(rb: Rulebook, bare: dict[str, str]) -> dict[str, list[Variant]]:
     seen: set[tuple[str, int, int, str]] = set()
     toc_lines = {e.line.number for e in rb.toc()}
     patterns = _patterns(bare)
+    single = tuple(k for k in bare if " " not in k)  # the one-word keys, which a list of keywords is counted by
     anchors = tuple(dict.fromkeys(first for _, _, first, _, _, _ in patterns if first))
     for ln in lines_with(rb, *anchors) if anchors else ():  # lines naming no keyword have no variant
         if ln.number in toc_lines or (ln.heading and ln.body.isupper()):
             continue
-        for key, variant in _line_variants(ln, patterns, bare):
+        for key, variant in _line_variants(ln, patterns, bare, single):
             mark = (key, variant[0].number, variant[1], variant[2])
             if mark not in seen:
                 seen.add(mark)
