@@ -115,17 +115,16 @@ def libraries(installed: dict[str, Path] | None = None) -> list[str]:
 
 def _version(dist: str, installed: dict[str, Path] | None = None) -> str:
     folder = (installed or {}).get(_normal(dist))
-    try:
-        with open(folder / "METADATA", encoding="utf-8") if folder else open(os.devnull) as fh:
-            for line in fh:  # the header's Version field (core metadata §Version), as importlib.metadata reads it
-                if line.startswith("Version:"):
-                    return line.split(":", 1)[1].strip()
-                if not line.strip():
-                    break
-    except OSError:
-        pass
-    import importlib.metadata
-
+    if folder is not None:
+        try:
+            with open(folder / "METADATA", encoding="utf-8") as fh:
+                for line in fh:  # the header's Version field (core metadata §Version), as importlib.metadata reads it
+                    if line.startswith("Version:"):
+                        return line.split(":", 1)[1].strip()
+                    if not line.strip():
+                        break  # the header ended without a Version: ask importlib.metadata below
+        except OSError:
+            pass  # an unreadable METADATA: importlib.metadata below reports the version or "not installed"
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
