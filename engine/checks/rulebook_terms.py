@@ -29,7 +29,10 @@ from engine.model import Deck
 from engine.registry import Problem, rule
 from engine.rulebook import Line, Rulebook, to_int
 
-_TERM = re.compile(r"(?<![\w!’'])(?:(?P<first>[A-Z][a-z]+)[ -])?(?P<last>[A-Z][a-z]+)!(?!!)")
+# "(?<![\w!’'])(?:(?P<first>[A-Z][a-z]+)[ -])?(?P<last>[A-Z][a-z]+)!(?!!)" written to start with its
+# capital letter (the look-behind follows it), which re skips to instead of trying every position:
+# ``a`` is the first word, ``b`` the second of a two-word term.
+_TERM = re.compile(r"(?P<a>[A-Z](?<![\w!’'][A-Z])[a-z]+)(?:[ -](?P<b>[A-Z][a-z]+))?!(?!!)")
 _DEFINITION = re.compile(r"^[“\"']?(?P<term>[A-Z][A-Za-z]+(?:[ -][A-Z][A-Za-z]+)?)![”\"']?\s*:")
 # "[dD](?<![\w/][dD])" is "(?<![\w/])[dD]" written to start with its letter, which re finds fast.
 _DIE = re.compile(r"[dD](?<![\w/][dD])(?P<f>\d{1,3})\b|\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
@@ -57,20 +60,27 @@ _RUNS_ON = re.compile(r"[”\"’']?\s*(?:[,;:)]|[a-z])|[”\"’']?\s+[a-z]")
 
 def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
     """Every "Word!" occurrence; ``known`` holds case-folded keys of terms defined somewhere."""
-    out: list[TermUse] = []
+    return list(_uses(rb, known, frozenset()))
+
+
+def _uses(rb: Rulebook, known: set[str], skip: frozenset[str] | set[str]) -> Iterator[TermUse]:
+    """The "Word!" occurrences (as :func:`term_uses`) of terms whose key is not in ``skip``."""
     for ln in lines_with(rb, "!"):
         body = ln.body
         if "!" not in body or body.isupper():
             continue  # no term, or an all-capitals heading: case says nothing there
         for m in _TERM.finditer(body):
-            two = f"{m.group('first')} {m.group('last')}" if m.group("first") else None
-            term, start = (two, m.start()) if two and _key(two) in known else (m.group("last"), m.start("last"))
-            before = body[max(0, start - 1) : start]
+            first, second = m.group("a", "b")
+            two = f"{first} {second}" if second else None
+            term, start = (two, m.start()) if two and _key(two) in known else (second or first, m.start("b" if second else "a"))
+            key = _key(term)
+            if key in skip:
+                continue
+            before = body[start - 1] if start else ""
             runs_on = _RUNS_ON.match(body, m.end()) is not None  # matched in place: no copy of the rest of the line
             quoted = before in "“\"‘'" and before != ""
-            like = _key(term) in known or quoted or runs_on
-            out.append(TermUse(term + "!", ln, ln.start + start + 1, like))
-    return out
+            like = key in known or quoted or runs_on
+            yield TermUse(term + "!", ln, ln.start + start + 1, like)
 
 
 def _definitions(rb: Rulebook) -> dict[str, tuple[str, Line]]:
@@ -127,8 +137,8 @@ def rulebook_undefined_keyword(deck: Deck, ctx) -> Iterator[Problem]:
     data, defined, sections = _vocabulary(deck, rb)
     known = set(data) | set(defined) | sections
     seen: dict[str, list[TermUse]] = defaultdict(list)
-    for use in term_uses(rb, set(data) | set(defined)):
-        if use.keyword_like and _key(use.term) not in known:
+    for use in _uses(rb, set(data) | set(defined), known):  # uses of known terms are passed over unbuilt
+        if use.keyword_like:
             seen[_key(use.term)].append(use)
     for uses in seen.values():
         first = uses[0]
