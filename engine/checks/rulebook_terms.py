@@ -36,6 +36,13 @@ _TERM = re.compile(r"(?P<a>[A-Z](?<![\w!’'][A-Z])[a-z]+)(?:[ -](?P<b>[A-Z][a-z
 _DEFINITION = re.compile(r"^[“\"']?(?P<term>[A-Z][A-Za-z]+(?:[ -][A-Z][A-Za-z]+)?)![”\"']?\s*:")
 # "[dD](?<![\w/][dD])" is "(?<![\w/])[dD]" written to start with its letter, which re finds fast.
 _DIE = re.compile(r"[dD](?<![\w/][dD])(?P<f>\d{1,3})\b|\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
+# _DIE's two halves, each run on its own (see _dice_in): "D6" needs no re.I (re.I matches no other
+# character to "d"), so re skips to its letter; "six-sided die" is run only on lines that can hold it.
+_DIE_NAME = re.compile(r"[dD](?<![\w/][dD])(?P<f>\d{1,3})\b")
+_DIE_SIDED = re.compile(r"\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
+#: The only characters other than ASCII letters that ``re.IGNORECASE`` matches to an ASCII letter
+#: (found by trying ``re.compile(letter, re.I).fullmatch`` on every code point, CPython 3.11).
+FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
 _DIE_SIZE = re.compile(r"\b(?P<mm>\d+(?:\.\d+)?)\s*mm\s+(?:[\w/-]+\s+){0,4}?[dD](?P<f>\d{1,3})\b")
 
 
@@ -192,23 +199,50 @@ def die_mentions(rb: Rulebook) -> list[DieMention]:
     return rb.memo("die_mentions", lambda: _die_mentions(rb))
 
 
+def _dice_in(body: str) -> list[re.Match]:
+    """``_DIE.finditer(body)`` as a list, from its two halves: no match of one can overlap or start
+    with a match of the other ("d" is never a "six-sided die"'s first letter, and inside one a "d"
+    follows a letter or is followed by one), so the matches of both, by start, are _DIE's matches.
+    The "sided" half can match only where the lower-cased line holds "sided", or where the line
+    holds a character that re.I matches to an ASCII letter ("ſided")."""
+    found = list(_DIE_NAME.finditer(body))
+    if "sided" in body.lower() or (not body.isascii() and any(c in body for c in FOLDS_TO_ASCII)):
+        found.extend(_DIE_SIDED.finditer(body))
+        found.sort(key=re.Match.start)
+    return found
+
+
 def _die_mentions(rb: Rulebook) -> list[DieMention]:
     out: list[DieMention] = []
     sections: dict[int, tuple[int, Line] | None] = {}  # per heading line: the die it is about
     for ln in lines_with(rb, *DIE_ANCHORS, "sided"):  # "D6", "six-sided die"
-        for m in _DIE.finditer(ln.body):
-            faces = int(m.group("f")) if m.group("f") else to_int(m.group("g"))
+        found = _dice_in(ln.body)
+        if not found:
+            continue
+        section = None  # the same for every die of the line
+        head = rb.heading_before(ln.number)
+        if head is not None and head is not ln:
+            if head.number not in sections:
+                hm = _DIE.search(head.body)
+                sections[head.number] = (int(hm.group("f")) if hm.group("f") else to_int(hm.group("g")) or 0, head) if hm else None
+            section = sections[head.number]
+        contents = None
+        for m in found:
+            faces = int(m.group("f")) if m.re is _DIE_NAME else to_int(m.group("g"))
             if faces is None or faces < 2:
                 continue
-            section = None
-            head = rb.heading_before(ln.number)
-            if head is not None and head is not ln:
-                if head.number not in sections:
-                    hm = _DIE.search(head.body)
-                    sections[head.number] = (int(hm.group("f")) if hm.group("f") else to_int(hm.group("g")) or 0, head) if hm else None
-                section = sections[head.number]
-            out.append(DieMention(faces, m.group(0), ln, ln.start + m.start() + 1, section, in_contents(rb, ln)))
+            contents = in_contents(rb, ln) if contents is None else contents
+            out.append(DieMention(faces, m.group(0), ln, ln.start + m.start() + 1, section, contents))
     return out
+
+
+_COMPARED = re.compile(r"\b(?:identical|similar|like|same\s+as|as\s+in|as\s+with|unlike|than)\b")
+
+
+def _compared(m: DieMention) -> bool:
+    """Whether the 40 characters before the die compare it with another ("like the D6")."""
+    before = m.line.body[max(0, m.column - m.line.start - 40) : m.column - m.line.start - 1].lower()
+    return _COMPARED.search(before) is not None
 
 
 def _dice_names(deck: Deck) -> str:
@@ -231,9 +265,7 @@ def rulebook_die_not_in_game(deck: Deck, ctx) -> Iterator[Problem]:
     for m in die_mentions(rb):
         if (m.line.number, m.faces) in done:
             continue
-        before = m.line.body[max(0, m.column - m.line.start - 40) : m.column - m.line.start - 1].lower()
-        compared = re.search(r"\b(?:identical|similar|like|same\s+as|as\s+in|as\s+with|unlike|than)\b", before)
-        in_other = m.section is not None and m.section[0] != m.faces and m.section[0] in faces and not compared
+        in_other = m.section is not None and m.section[0] != m.faces and m.section[0] in faces and not _compared(m)
         if m.faces in faces and not in_other:
             continue
         done.add((m.line.number, m.faces))
