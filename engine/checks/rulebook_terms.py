@@ -43,7 +43,8 @@ _DIE_SIDED = re.compile(r"\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]s
 #: The only characters other than ASCII letters that ``re.IGNORECASE`` matches to an ASCII letter
 #: (found by trying ``re.compile(letter, re.I).fullmatch`` on every code point, CPython 3.11).
 FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
-_DIE_SIZE = re.compile(r"\b(?P<mm>\d+(?:\.\d+)?)\s*mm\s+(?:[\w/-]+\s+){0,4}?[dD](?P<f>\d{1,3})\b")
+# "\b(?P<mm>\d+…" written to start with its digit (the look-behind after it is the \b), which re skips to.
+_DIE_SIZE = re.compile(r"(?P<mm>\d(?<!\w\d)\d*(?:\.\d+)?)\s*mm\s+(?:[\w/-]+\s+){0,4}?[dD](?P<f>\d{1,3})\b")
 
 
 @dataclass(frozen=True)
@@ -98,7 +99,7 @@ def _definitions(rb: Rulebook) -> dict[str, tuple[str, Line]]:
 def _find_definitions(rb: Rulebook) -> dict[str, tuple[str, Line]]:
     out: dict[str, tuple[str, Line]] = {}
     for ln in lines_with(rb, "!"):  # a definition is "Term!: …"
-        m = _DEFINITION.match(ln.body.strip())
+        m = _DEFINITION.match(ln.body.strip()) if ":" in ln.body else None
         if m:
             out.setdefault(_key(m.group("term")), (m.group("term") + "!", ln))
     return out
@@ -109,15 +110,19 @@ def _section_terms(rb: Rulebook) -> set[str]:
     return rb.memo("section_terms", lambda: _find_section_terms(rb))
 
 
+_HEADING_MARKS = re.compile(r"[“”\"‘’'!:]")
+
+
 def _find_section_terms(rb: Rulebook) -> set[str]:
     out: set[str] = set()
-    for ln in rb.headings():
-        text = re.sub(r"[“”\"‘’'!:]", " ", ln.body).casefold()
+    # Each heading's words and pairs of words; a heading's text is read once however often it is
+    # there, and the marks are blanked and the text case-folded in one pass over all headings
+    # joined by newlines (no line holds one, and neither changes the count of newlines).
+    bodies = dict.fromkeys(ln.body for ln in rb.headings())
+    for text in _HEADING_MARKS.sub(" ", "\n".join(bodies)).casefold().split("\n"):
         tokens = text.split()
-        for i in range(len(tokens)):
-            out.add(tokens[i])
-            if i + 1 < len(tokens):
-                out.add(f"{tokens[i]} {tokens[i + 1]}")
+        out.update(tokens)
+        out.update(map(" ".join, zip(tokens, tokens[1:])))
     return out
 
 
