@@ -52,6 +52,11 @@ def _bare(body: str, rx: re.Pattern) -> Iterator[re.Match]:
             yield m
 
 
+#: :func:`_bare`'s first test, put into the bare pattern of a word written [A-Z][a-z]*: such a
+#: word's places cannot overlap, so the pattern finds the same places less the ones the test drops.
+_NO_NAME = r"(?!\s+[A-Z])"
+
+
 def _patterns(bare: dict[str, str]) -> list[tuple[str, str, str, re.Pattern, re.Pattern, re.Pattern]]:
     """Per keyword, compiled once: (key, word, its first word lower-cased, quoted, other case, bare)."""
     out = []
@@ -66,7 +71,7 @@ def _patterns(bare: dict[str, str]) -> list[tuple[str, str, str, re.Pattern, re.
             (word.lower().split() or [""])[0],
             re.compile(rf"[“\"‘](?P<w>{pattern})[,.]?[”\"’]"),
             re.compile(rf"(?P<w>{c}(?<![\w-]{c}){rest})!", re.I),
-            re.compile(rf"(?P<w>{c}(?<![\w“\"‘'!-]{c}){rest})(?![\w!’'”\"-])"),
+            re.compile(rf"(?P<w>{c}(?<![\w“\"‘'!-]{c}){rest})(?![\w!’'”\"-]){_NO_NAME if _SOLO.fullmatch(word) else ''}"),
         ))
     return out
 
@@ -125,6 +130,7 @@ class _Scan:
         #: written; for a word of ASCII letters, the word and its lower-case form with their "!";
         #: the capitalised word of a list of keywords that its first word is the key of, if any.
         self.lead = [word.split(" ")[0] for _, word, *_ in patterns]
+        self.quoted = [("“" + lead, '"' + lead, "‘" + lead) for lead in self.lead]  # how a quoted spelling starts
         self.bangs = [(word + "!", word.lower() + "!") if word.isascii() and word.isalpha() else None for _, word, *_ in patterns]
         self.cap = [self.capital(first) for _, _, first, *_ in patterns]
         #: Per keyword written [A-Z][a-z]* (such a word cannot overlap itself, so ``str.count`` counts
@@ -158,12 +164,13 @@ class _Scan:
 
 def _line_variants(ln: Line, kinds: tuple[int, ...], caps: Caps, scan: _Scan) -> Iterator[tuple[str, Variant]]:
     body = ln.body
-    quotes, bang = "“" in body or '"' in body or "‘" in body, "!" in body  # what the quoted and the other-case spellings need
+    bang = "!" in body  # what the other-case spelling needs
     lowered = definition = plain = None
     for i in kinds:  # only the keywords whose first word the line holds
         key, word, _, quoted, cased, bare_rx = scan.patterns[i]
-        lead = scan.lead[i] in body  # a quoted or bare spelling holds the word as written
-        for m in quoted.finditer(body) if quotes and lead else ():
+        lead = scan.lead[i] in body  # a bare spelling holds the word as written
+        q1, q2, q3 = scan.quoted[i]
+        for m in quoted.finditer(body) if q1 in body or q2 in body or q3 in body else ():
             yield key, (ln, ln.start + m.start("w") + 1, f"“{m.group('w')}”")
         if bang:
             pair = scan.bangs[i]
