@@ -33,7 +33,8 @@ _NOUN_AFTER = re.compile(r"\s+(?:cards?|keywords?|abilit(?:y|ies)|effects?)\b", 
 _WORD_BEFORE = re.compile(r"\b(?:a|an|the|play|plays|use|uses|using|with|each|every|any|your|of|keyword|ability)\s+$", re.I)
 _LIST = re.compile(r"(?:\b[A-Z][a-z]+\b(?!!)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){2,}\b[A-Z][a-z]+\b(?!!)")
 
-_CAPWORD = re.compile(r"\b[A-Z][a-z]+\b")
+# "\b[A-Z][a-z]+\b" written to start with its capital (the look-behind after it is the first \b).
+_CAPWORD = re.compile(r"[A-Z](?<!\w[A-Z])[a-z]+\b")
 _SOLO = re.compile(r"[A-Z][a-z]*")
 
 Variant = tuple[Line, int, str]
@@ -157,7 +158,7 @@ class _Scan:
         ``W`` is on a line only where ``w`` is on the lower-cased line, so counting the line's own
         ``caps`` (``W`` as written, without "!" as :data:`_LIST` reads them) first is exact: fewer
         than three, and no list can be there."""
-        if not caps or sum(body.count(c) - body.count(bang) for c, bang in caps) < 3:
+        if not caps or sum(body.count(c) for c, _ in caps) < 3 or sum(body.count(c) - body.count(bang) for c, bang in caps) < 3:
             return False  # a list's words have no "!" (a capitalised word cannot overlap itself)
         return sum(map(body.casefold().count, self.single)) >= 3 and sum(1 for w in _CAPWORD.findall(body) if w.lower() in self.bare) >= 3
 
