@@ -29,11 +29,22 @@ from engine.model import Deck
 from engine.registry import Problem, rule
 from engine.rulebook import Line, Rulebook, to_int
 
-_TERM = re.compile(r"(?<![\w!’'])(?:(?P<first>[A-Z][a-z]+)[ -])?(?P<last>[A-Z][a-z]+)!(?!!)")
+# "(?<![\w!’'])(?:(?P<first>[A-Z][a-z]+)[ -])?(?P<last>[A-Z][a-z]+)!(?!!)" written to start with its
+# capital letter (the look-behind follows it), which re skips to instead of trying every position:
+# ``a`` is the first word, ``b`` the second of a two-word term.
+_TERM = re.compile(r"(?P<a>[A-Z](?<![\w!’'][A-Z])[a-z]+)(?:[ -](?P<b>[A-Z][a-z]+))?!(?!!)")
 _DEFINITION = re.compile(r"^[“\"']?(?P<term>[A-Z][A-Za-z]+(?:[ -][A-Z][A-Za-z]+)?)![”\"']?\s*:")
 # "[dD](?<![\w/][dD])" is "(?<![\w/])[dD]" written to start with its letter, which re finds fast.
 _DIE = re.compile(r"[dD](?<![\w/][dD])(?P<f>\d{1,3})\b|\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
-_DIE_SIZE = re.compile(r"\b(?P<mm>\d+(?:\.\d+)?)\s*mm\s+(?:[\w/-]+\s+){0,4}?[dD](?P<f>\d{1,3})\b")
+# _DIE's two halves, each run on its own (see _dice_in): "D6" needs no re.I (re.I matches no other
+# character to "d"), so re skips to its letter; "six-sided die" is run only on lines that can hold it.
+_DIE_NAME = re.compile(r"[dD](?<![\w/][dD])(?P<f>\d{1,3})\b")
+_DIE_SIDED = re.compile(r"\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
+#: The only characters other than ASCII letters that ``re.IGNORECASE`` matches to an ASCII letter
+#: (found by trying ``re.compile(letter, re.I).fullmatch`` on every code point, CPython 3.11).
+FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
+# "\b(?P<mm>\d+…" written to start with its digit (the look-behind after it is the \b), which re skips to.
+_DIE_SIZE = re.compile(r"(?P<mm>\d(?<!\w\d)\d*(?:\.\d+)?)\s*mm\s+(?:[\w/-]+\s+){0,4}?[dD](?P<f>\d{1,3})\b")
 
 
 @dataclass(frozen=True)
@@ -57,20 +68,27 @@ _RUNS_ON = re.compile(r"[”\"’']?\s*(?:[,;:)]|[a-z])|[”\"’']?\s+[a-z]")
 
 def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
     """Every "Word!" occurrence; ``known`` holds case-folded keys of terms defined somewhere."""
-    out: list[TermUse] = []
+    return list(_uses(rb, known, frozenset()))
+
+
+def _uses(rb: Rulebook, known: set[str], skip: frozenset[str] | set[str]) -> Iterator[TermUse]:
+    """The "Word!" occurrences (as :func:`term_uses`) of terms whose key is not in ``skip``."""
     for ln in lines_with(rb, "!"):
         body = ln.body
         if "!" not in body or body.isupper():
             continue  # no term, or an all-capitals heading: case says nothing there
         for m in _TERM.finditer(body):
-            two = f"{m.group('first')} {m.group('last')}" if m.group("first") else None
-            term, start = (two, m.start()) if two and _key(two) in known else (m.group("last"), m.start("last"))
-            before = body[max(0, start - 1) : start]
+            first, second = m.group("a", "b")
+            two = f"{first} {second}" if second else None
+            term, start = (two, m.start()) if two and _key(two) in known else (second or first, m.start("b" if second else "a"))
+            key = _key(term)
+            if key in skip:
+                continue
+            before = body[start - 1] if start else ""
             runs_on = _RUNS_ON.match(body, m.end()) is not None  # matched in place: no copy of the rest of the line
             quoted = before in "“\"‘'" and before != ""
-            like = _key(term) in known or quoted or runs_on
-            out.append(TermUse(term + "!", ln, ln.start + start + 1, like))
-    return out
+            like = key in known or quoted or runs_on
+            yield TermUse(term + "!", ln, ln.start + start + 1, like)
 
 
 def _definitions(rb: Rulebook) -> dict[str, tuple[str, Line]]:
@@ -81,7 +99,7 @@ def _definitions(rb: Rulebook) -> dict[str, tuple[str, Line]]:
 def _find_definitions(rb: Rulebook) -> dict[str, tuple[str, Line]]:
     out: dict[str, tuple[str, Line]] = {}
     for ln in lines_with(rb, "!"):  # a definition is "Term!: …"
-        m = _DEFINITION.match(ln.body.strip())
+        m = _DEFINITION.match(ln.body.strip()) if ":" in ln.body else None
         if m:
             out.setdefault(_key(m.group("term")), (m.group("term") + "!", ln))
     return out
@@ -92,15 +110,19 @@ def _section_terms(rb: Rulebook) -> set[str]:
     return rb.memo("section_terms", lambda: _find_section_terms(rb))
 
 
+_HEADING_MARKS = re.compile(r"[“”\"‘’'!:]")
+
+
 def _find_section_terms(rb: Rulebook) -> set[str]:
     out: set[str] = set()
-    for ln in rb.headings():
-        text = re.sub(r"[“”\"‘’'!:]", " ", ln.body).casefold()
+    # Each heading's words and pairs of words; a heading's text is read once however often it is
+    # there, and the marks are blanked and the text case-folded in one pass over all headings
+    # joined by newlines (no line holds one, and neither changes the count of newlines).
+    bodies = dict.fromkeys(ln.body for ln in rb.headings())
+    for text in _HEADING_MARKS.sub(" ", "\n".join(bodies)).casefold().split("\n"):
         tokens = text.split()
-        for i in range(len(tokens)):
-            out.add(tokens[i])
-            if i + 1 < len(tokens):
-                out.add(f"{tokens[i]} {tokens[i + 1]}")
+        out.update(tokens)
+        out.update(map(" ".join, zip(tokens, tokens[1:])))
     return out
 
 
@@ -127,8 +149,8 @@ def rulebook_undefined_keyword(deck: Deck, ctx) -> Iterator[Problem]:
     data, defined, sections = _vocabulary(deck, rb)
     known = set(data) | set(defined) | sections
     seen: dict[str, list[TermUse]] = defaultdict(list)
-    for use in term_uses(rb, set(data) | set(defined)):
-        if use.keyword_like and _key(use.term) not in known:
+    for use in _uses(rb, set(data) | set(defined), known):  # uses of known terms are passed over unbuilt
+        if use.keyword_like:
             seen[_key(use.term)].append(use)
     for uses in seen.values():
         first = uses[0]
@@ -182,23 +204,50 @@ def die_mentions(rb: Rulebook) -> list[DieMention]:
     return rb.memo("die_mentions", lambda: _die_mentions(rb))
 
 
+def _dice_in(body: str) -> list[re.Match]:
+    """``_DIE.finditer(body)`` as a list, from its two halves: no match of one can overlap or start
+    with a match of the other ("d" is never a "six-sided die"'s first letter, and inside one a "d"
+    follows a letter or is followed by one), so the matches of both, by start, are _DIE's matches.
+    The "sided" half can match only where the lower-cased line holds "sided", or where the line
+    holds a character that re.I matches to an ASCII letter ("ſided")."""
+    found = list(_DIE_NAME.finditer(body))
+    if "sided" in body.lower() or (not body.isascii() and any(c in body for c in FOLDS_TO_ASCII)):
+        found.extend(_DIE_SIDED.finditer(body))
+        found.sort(key=re.Match.start)
+    return found
+
+
 def _die_mentions(rb: Rulebook) -> list[DieMention]:
     out: list[DieMention] = []
     sections: dict[int, tuple[int, Line] | None] = {}  # per heading line: the die it is about
     for ln in lines_with(rb, *DIE_ANCHORS, "sided"):  # "D6", "six-sided die"
-        for m in _DIE.finditer(ln.body):
-            faces = int(m.group("f")) if m.group("f") else to_int(m.group("g"))
+        found = _dice_in(ln.body)
+        if not found:
+            continue
+        section = None  # the same for every die of the line
+        head = rb.heading_before(ln.number)
+        if head is not None and head is not ln:
+            if head.number not in sections:
+                hm = _DIE.search(head.body)
+                sections[head.number] = (int(hm.group("f")) if hm.group("f") else to_int(hm.group("g")) or 0, head) if hm else None
+            section = sections[head.number]
+        contents = None
+        for m in found:
+            faces = int(m.group("f")) if m.re is _DIE_NAME else to_int(m.group("g"))
             if faces is None or faces < 2:
                 continue
-            section = None
-            head = rb.heading_before(ln.number)
-            if head is not None and head is not ln:
-                if head.number not in sections:
-                    hm = _DIE.search(head.body)
-                    sections[head.number] = (int(hm.group("f")) if hm.group("f") else to_int(hm.group("g")) or 0, head) if hm else None
-                section = sections[head.number]
-            out.append(DieMention(faces, m.group(0), ln, ln.start + m.start() + 1, section, in_contents(rb, ln)))
+            contents = in_contents(rb, ln) if contents is None else contents
+            out.append(DieMention(faces, m.group(0), ln, ln.start + m.start() + 1, section, contents))
     return out
+
+
+_COMPARED = re.compile(r"\b(?:identical|similar|like|same\s+as|as\s+in|as\s+with|unlike|than)\b")
+
+
+def _compared(m: DieMention) -> bool:
+    """Whether the 40 characters before the die compare it with another ("like the D6")."""
+    before = m.line.body[max(0, m.column - m.line.start - 40) : m.column - m.line.start - 1].lower()
+    return _COMPARED.search(before) is not None
 
 
 def _dice_names(deck: Deck) -> str:
@@ -221,9 +270,7 @@ def rulebook_die_not_in_game(deck: Deck, ctx) -> Iterator[Problem]:
     for m in die_mentions(rb):
         if (m.line.number, m.faces) in done:
             continue
-        before = m.line.body[max(0, m.column - m.line.start - 40) : m.column - m.line.start - 1].lower()
-        compared = re.search(r"\b(?:identical|similar|like|same\s+as|as\s+in|as\s+with|unlike|than)\b", before)
-        in_other = m.section is not None and m.section[0] != m.faces and m.section[0] in faces and not compared
+        in_other = m.section is not None and m.section[0] != m.faces and m.section[0] in faces and not _compared(m)
         if m.faces in faces and not in_other:
             continue
         done.add((m.line.number, m.faces))

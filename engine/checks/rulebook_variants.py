@@ -33,19 +33,29 @@ _NOUN_AFTER = re.compile(r"\s+(?:cards?|keywords?|abilit(?:y|ies)|effects?)\b", 
 _WORD_BEFORE = re.compile(r"\b(?:a|an|the|play|plays|use|uses|using|with|each|every|any|your|of|keyword|ability)\s+$", re.I)
 _LIST = re.compile(r"(?:\b[A-Z][a-z]+\b(?!!)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){2,}\b[A-Z][a-z]+\b(?!!)")
 
-_CAPWORD = re.compile(r"\b[A-Z][a-z]+\b")
+# "\b[A-Z][a-z]+\b" written to start with its capital (the look-behind after it is the first \b).
+_CAPWORD = re.compile(r"[A-Z](?<!\w[A-Z])[a-z]+\b")
+_SOLO = re.compile(r"[A-Z][a-z]*")
 
 Variant = tuple[Line, int, str]
+
+
+_CAP_AFTER = re.compile(r"\s+[A-Z]")
 
 
 def _bare(body: str, rx: re.Pattern) -> Iterator[re.Match]:
     """Bare uses of a keyword word (no "!", no quotes) whose neighbours make it a keyword."""
     for m in rx.finditer(body):
-        after, before = body[m.end():], body[: m.start()]
-        if re.match(r"\s+[A-Z]", after):
+        end, start = m.end(), m.start()
+        if _CAP_AFTER.match(body, end):
             continue  # part of a longer name ("Enchant ICG")
-        if _NOUN_AFTER.match(after) or _WORD_BEFORE.search(before[-12:]):
+        if _NOUN_AFTER.match(body, end) or _WORD_BEFORE.search(body[max(0, start - 12) : start]):
             yield m
+
+
+#: :func:`_bare`'s first test, put into the bare pattern of a word written [A-Z][a-z]*: such a
+#: word's places cannot overlap, so the pattern finds the same places less the ones the test drops.
+_NO_NAME = r"(?!\s+[A-Z])"
 
 
 def _patterns(bare: dict[str, str]) -> list[tuple[str, str, str, re.Pattern, re.Pattern, re.Pattern]]:
@@ -62,32 +72,133 @@ def _patterns(bare: dict[str, str]) -> list[tuple[str, str, str, re.Pattern, re.
             (word.lower().split() or [""])[0],
             re.compile(rf"[“\"‘](?P<w>{pattern})[,.]?[”\"’]"),
             re.compile(rf"(?P<w>{c}(?<![\w-]{c}){rest})!", re.I),
-            re.compile(rf"(?P<w>{c}(?<![\w“\"‘'!-]{c}){rest})(?![\w!’'”\"-])"),
+            re.compile(rf"(?P<w>{c}(?<![\w“\"‘'!-]{c}){rest})(?![\w!’'”\"-]){_NO_NAME if _SOLO.fullmatch(word) else ''}"),
         ))
     return out
 
 
-def _line_variants(ln: Line, patterns, bare: dict[str, str], single: tuple[str, ...]) -> Iterator[tuple[str, Variant]]:
+#: The only characters other than ASCII letters that ``re.IGNORECASE`` matches to an ASCII letter
+#: (found by trying ``re.compile(letter, re.I).fullmatch`` on every code point, CPython 3.11).
+_FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
+
+def _held(rb: Rulebook, patterns, single: tuple[str, ...]) -> tuple[dict[int, int], dict[int, Line], dict[int, list[str]]]:
+    """The lines holding any keyword's first word: line number → bit mask of the keywords (bit ``i``
+    for ``patterns[i]``) whose first word its lower-cased body holds, number → line, and number →
+    the one-word keys it holds that are no keyword's first word.
+
+    Each word's lines are found once with ``str.find`` over the whole lower-cased text
+    (:func:`lines_with`), so a line is tried only with its own keywords' patterns; a keyword
+    whose first word is empty is tried on every such line, as ``"" in text`` always holds.
+    The masks are ints, not lists: tens of thousands of small lists kept alive until the end
+    would set off full runs of the cyclic garbage collector over the whole rulebook.
+    """
+    masks: dict[int, int] = {}
+    lines: dict[int, Line] = {}
+    empty = 0
+    for i, (_, _, first, *_) in enumerate(patterns):
+        if not first:
+            empty |= 1 << i
+            continue
+        for ln in lines_with(rb, first):
+            n = ln.number
+            if n in masks:
+                masks[n] |= 1 << i
+            else:
+                masks[n], lines[n] = 1 << i, ln
+    for n in masks if empty else ():
+        masks[n] |= empty
+    firsts = {first for _, _, first, *_ in patterns}
+    extra: dict[int, list[str]] = {}
+    for k in single:
+        for ln in lines_with(rb, k) if k and k not in firsts else ():
+            if ln.number in masks:
+                extra.setdefault(ln.number, []).append(k)
+    return masks, lines, extra
+
+
+#: Capitalised key words a list of keywords may be made of, each with and without its "!".
+Caps = tuple[tuple[str, str], ...]
+
+
+class _Scan:
+    """What the per-line tests need of the keywords, worked out once per rulebook."""
+
+    def __init__(self, patterns, bare: dict[str, str]):
+        self.patterns, self.bare = patterns, bare
+        self.single = tuple(k for k in bare if " " not in k)  # the one-word keys, which a list of keywords is counted by
+        self._masks: dict[int, tuple[tuple[int, ...], Caps]] = {}
+        #: Per keyword: its word's part before any space, which a quoted or bare spelling holds as
+        #: written; for a word of ASCII letters, the word and its lower-case form with their "!";
+        #: the capitalised word of a list of keywords that its first word is the key of, if any.
+        self.lead = [word.split(" ")[0] for _, word, *_ in patterns]
+        self.quoted = [("“" + lead, '"' + lead, "‘" + lead) for lead in self.lead]  # how a quoted spelling starts
+        self.bangs = [(word + "!", word.lower() + "!") if word.isascii() and word.isalpha() else None for _, word, *_ in patterns]
+        self.cap = [self.capital(first) for _, _, first, *_ in patterns]
+        #: Per keyword written [A-Z][a-z]* (such a word cannot overlap itself, so ``str.count`` counts
+        #: every place it is at): the word and the word with its "!".
+        self.solo = [(word, word + "!") if _SOLO.fullmatch(word) else None for _, word, *_ in patterns]
+
+    def capital(self, k: str) -> str | None:
+        """The one capitalised word ``w`` (``_CAPWORD``, ``[A-Z][a-z]+``) with ``w.lower() == k``,
+        if ``k`` is a key: how a list of keywords writes key ``k``."""
+        return k.capitalize() if k in self.bare and k.isascii() and k.isalpha() and k.islower() else None
+
+    def of_mask(self, mask: int) -> tuple[tuple[int, ...], Caps]:
+        """The keyword indexes of bit mask ``mask`` in order, and their capitalised list words (once per mask)."""
+        found = self._masks.get(mask)
+        if found is None:
+            kinds = tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+            caps = tuple((c, c + "!") for c in dict.fromkeys(self.cap[i] for i in kinds) if c)
+            found = self._masks[mask] = kinds, caps
+        return found
+
+    def listed(self, body: str, caps: Caps) -> bool:
+        """Whether the line may hold a list of three keywords: three hits of the one-word keys in
+        its case-folded text and three capitalised words that are keys. A capitalised key word
+        ``W`` is on a line only where ``w`` is on the lower-cased line, so counting the line's own
+        ``caps`` (``W`` as written, without "!" as :data:`_LIST` reads them) first is exact: fewer
+        than three, and no list can be there."""
+        if not caps or sum(body.count(c) for c, _ in caps) < 3 or sum(body.count(c) - body.count(bang) for c, bang in caps) < 3:
+            return False  # a list's words have no "!" (a capitalised word cannot overlap itself)
+        return sum(map(body.casefold().count, self.single)) >= 3 and sum(1 for w in _CAPWORD.findall(body) if w.lower() in self.bare) >= 3
+
+
+def _line_variants(ln: Line, kinds: tuple[int, ...], caps: Caps, scan: _Scan) -> Iterator[tuple[str, Variant]]:
     body = ln.body
-    lowered = body.lower()
-    quotes, bang = any(q in body for q in "“\"‘"), "!" in body  # what the quoted and the other-case spellings need
-    for key, word, first, quoted, cased, plain in patterns:
-        if first not in lowered:
-            continue  # cheap test first: most lines name no keyword
-        for m in quoted.finditer(body) if quotes else ():
+    bang = "!" in body  # what the other-case spelling needs
+    lowered = definition = plain = None
+    for i in kinds:  # only the keywords whose first word the line holds
+        key, word, _, quoted, cased, bare_rx = scan.patterns[i]
+        lead = scan.lead[i] in body  # a bare spelling holds the word as written
+        q1, q2, q3 = scan.quoted[i]
+        for m in quoted.finditer(body) if q1 in body or q2 in body or q3 in body else ():
             yield key, (ln, ln.start + m.start("w") + 1, f"“{m.group('w')}”")
-        for m in cased.finditer(body) if bang else ():
-            if m.group("w") != word:
-                yield key, (ln, ln.start + m.start("w") + 1, m.group("w") + "!")
-        if not _DEFINITION.match(body.strip()):
-            for m in _bare(body, plain):
-                yield key, (ln, ln.start + m.start("w") + 1, m.group("w"))
-    folded = body.casefold()
-    if sum(map(folded.count, single)) < 3 or sum(1 for w in _CAPWORD.findall(body) if w.lower() in bare) < 3:
+        if bang:
+            pair = scan.bangs[i]
+            if pair is not None and plain is None:
+                plain = body.isascii() or not any(c in body for c in _FOLDS_TO_ASCII)
+            if pair is not None and plain:
+                # ASCII letters only can match: another case is there only if the lower-cased line
+                # holds the word with "!" more often than the line as written.
+                lowered = body.lower() if lowered is None else lowered
+                recased = pair[1] in lowered and lowered.count(pair[1]) != body.count(pair[0])
+            else:
+                recased = True
+            for m in cased.finditer(body) if recased else ():
+                if m.group("w") != word:
+                    yield key, (ln, ln.start + m.start("w") + 1, m.group("w") + "!")
+        solo = scan.solo[i]
+        for m in _bare(body, bare_rx) if lead and (solo is None or body.count(solo[0]) != body.count(solo[1])) else ():
+            if definition is None:
+                definition = _DEFINITION.match(body.strip()) is not None
+            if definition:
+                break
+            yield key, (ln, ln.start + m.start("w") + 1, m.group("w"))
+    if not scan.listed(body, caps):
         return  # a list of keywords needs three of them on the line
     for m in _LIST.finditer(body):
         items = re.findall(r"\b[A-Z][a-z]+\b", m.group(0))
-        hits = [w for w in items if _key(w) in bare]
+        hits = [w for w in items if _key(w) in scan.bare]
         if len(hits) >= 3 and len(hits) == len(items):
             for w in hits:
                 yield _key(w), (ln, ln.start + m.start() + m.group(0).find(w) + 1, w)
@@ -98,13 +209,16 @@ def variants_of(rb: Rulebook, bare: dict[str, str]) -> dict[str, list[Variant]]:
     found: dict[str, list[Variant]] = defaultdict(list)
     seen: set[tuple[str, int, int, str]] = set()
     toc_lines = {e.line.number for e in rb.toc()}
-    patterns = _patterns(bare)
-    single = tuple(k for k in bare if " " not in k)  # the one-word keys, which a list of keywords is counted by
-    anchors = tuple(dict.fromkeys(first for _, _, first, _, _, _ in patterns if first))
-    for ln in lines_with(rb, *anchors) if anchors else ():  # lines naming no keyword have no variant
-        if ln.number in toc_lines or (ln.heading and ln.body.isupper()):
+    scan = _Scan(_patterns(bare), bare)
+    masks, lines, extra = _held(rb, scan.patterns, scan.single)
+    for number in sorted(masks):  # lines naming no keyword have no variant
+        ln = lines[number]
+        if number in toc_lines or (ln.heading and ln.body.isupper()):
             continue
-        for key, variant in _line_variants(ln, patterns, bare, single):
+        kinds, caps = scan.of_mask(masks[number])
+        if number in extra:  # one-word keys that are no keyword's first word
+            caps = (*caps, *((c, c + "!") for c in map(scan.capital, extra[number]) if c))
+        for key, variant in _line_variants(ln, kinds, caps, scan):
             mark = (key, variant[0].number, variant[1], variant[2])
             if mark not in seen:
                 seen.add(mark)
