@@ -76,6 +76,10 @@ _ITEM_NUMBER = re.compile(r"(\d+)x?\s+(.*)")
 #: Fast first tests on the lower-cased text (they start with a literal): "26 cards: …", "classes: …".
 _CARDS_COLON = re.compile(r"cards\b(?:\s+in\s+(?:all|total))?\s*:")
 _CLASSES_COLON = re.compile(r"(?:class|faction)(?:es|s)?\s*:")
+#: Parts of every match of _PER_CLASS and _CLASS_LIST (same flags), which re finds several times
+#: faster than the whole pattern (it starts with a number, tried at every word): windows without one are skipped.
+_PER_CLASS_NEEDS = re.compile(r"cards\s+(?:per|in|for|of)\s", _F)
+_CLASS_LIST_NEEDS = re.compile(r"(?:class|faction)(?:es|s)?\s*:", _F)
 #: The words every match of each total phrasing holds (its anchor, see engine.checks.textscan).
 _TOTAL_ANCHORS = ("total", "total", "(all", "consist")
 
@@ -154,9 +158,12 @@ def _free(m: re.Match, taken: list[tuple[int, int]]) -> bool:
     return not any(a < m.end() and m.start() < b for a, b in taken)
 
 
-def _found(rx: re.Pattern, text: str, spans) -> Iterator[re.Match]:
+def _found(rx: re.Pattern, text: str, spans, need: re.Pattern | None = None) -> Iterator[re.Match]:
+    """Matches of ``rx`` in the windows ``spans`` of ``text``; with ``need`` (a cheap pattern a
+    part of every match of ``rx`` matches, with the same flags) only in the windows it finds."""
     for start, end in spans or ():  # only the sentences holding the anchor
-        yield from rx.finditer(text, start, end)
+        if need is None or need.search(text, start, end):
+            yield from rx.finditer(text, start, end)
 
 
 def count_claims(rb: Rulebook) -> list[Claim]:
@@ -179,8 +186,8 @@ def count_claims(rb: Rulebook) -> list[Claim]:
                 out.append(_claim("unique", to_int(m.group("n")), rb, k, m, subject=m.group("subj").strip(), each=_each(rb, k, m)))
                 taken.append(m.span())
         wins = of_class.get(k)
-        for rx in (_PER_CLASS, _EACH_CONTAINS) if wins else ():
-            for m in _found(rx, text, wins):
+        for rx, need in ((_PER_CLASS, _PER_CLASS_NEEDS), (_EACH_CONTAINS, None)) if wins else ():
+            for m in _found(rx, text, wins, need):
                 if _free(m, taken):
                     out.append(_claim("cards", to_int(m.group("n")), rb, k, m, each=True))
                     taken.append(m.span())
@@ -310,7 +317,7 @@ def _class_lists(rb: Rulebook) -> list[ClassList]:
     for p, wins in scanned(rb, "class", "faction"):
         if ":" not in p.text or not _CLASSES_COLON.search(p.lowered):
             continue
-        for m in _found(_CLASS_LIST, p.text, wins):
+        for m in _found(_CLASS_LIST, p.text, wins, _CLASS_LIST_NEEDS):
             names: list[tuple[str, Line, int]] = []
             offset = m.start("names")
             for part in _NAME_SPLIT.split(m.group("names")):
