@@ -51,7 +51,7 @@ def _measure(kind: str, ref: Referent) -> object:
         return ref.printed
     if kind == "unique":
         return len(ref.cards)
-    return sorted({c.copies for c in ref.cards})  # copies
+    return ref.copy_counts  # copies
 
 
 def _agrees(kind: str, number: int, ref: Referent) -> bool:
