@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from engine.checks.textscan import lines_with, paragraphs_with, sentence_of, sentence_spans, sentences_with, windows
+from engine.checks.textscan import indexes_with, lines_with, paragraphs_with, scanned, sentence_at, sentence_of, sentence_spans, sentences_in, window_map, windows
 from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, to_int
 
 __all__ = ["sentence_of", "sentence_spans"]  # re-exported: the checks read sentences through claims
@@ -76,6 +76,10 @@ _ITEM_NUMBER = re.compile(r"(\d+)x?\s+(.*)")
 #: Fast first tests on the lower-cased text (they start with a literal): "26 cards: …", "classes: …".
 _CARDS_COLON = re.compile(r"cards\b(?:\s+in\s+(?:all|total))?\s*:")
 _CLASSES_COLON = re.compile(r"(?:class|faction)(?:es|s)?\s*:")
+#: Parts of every match of _PER_CLASS and _CLASS_LIST (same flags), which re finds several times
+#: faster than the whole pattern (it starts with a number, tried at every word): windows without one are skipped.
+_PER_CLASS_NEEDS = re.compile(r"cards\s+(?:per|in|for|of)\s", _F)
+_CLASS_LIST_NEEDS = re.compile(r"(?:class|faction)(?:es|s)?\s*:", _F)
 #: The words every match of each total phrasing holds (its anchor, see engine.checks.textscan).
 _TOTAL_ANCHORS = ("total", "total", "(all", "consist")
 
@@ -128,8 +132,8 @@ class ClassList:
 def class_sentences(rb) -> Iterator[tuple[object, int, str]]:
     """Every sentence of the rulebook that speaks of classes or factions (holds "class" or
     "faction"), as ``(paragraph, start offset in the paragraph, sentence text)``."""
-    for p in paragraphs_with(rb, "class", "faction"):
-        for s, e in sentences_with(p, "class", "faction"):
+    for p, spans in sentences_in(rb, "class", "faction"):
+        for s, e in spans:
             yield p, s, p.text[s:e]
 
 
@@ -144,55 +148,67 @@ def in_contents(rb: Rulebook, line: Line) -> bool:
     return head is not None and bool(_CONTENTS_HEADING.search(head.body))
 
 
-def _claim(kind: str, n: int, p: Paragraph, m: re.Match, group: str = "n", **extra) -> Claim:
-    at = m.start(group)
-    return Claim(kind, n, p.line_at(at), p.column_at(at), m.group(0).strip(), sentence_of(p.text, at), **extra)
+def _claim(kind: str, n: int, rb: Rulebook, k: int, m: re.Match, group: str = "n", **extra) -> Claim:
+    """A claim read by ``m`` in paragraph ``k``; its sentence from the book's break table."""
+    p, at = rb.paragraphs()[k], m.start(group)
+    return Claim(kind, n, p.line_at(at), p.column_at(at), m.group(0).strip(), sentence_at(rb, k, at), **extra)
+
+
+def _free(m: re.Match, taken: list[tuple[int, int]]) -> bool:
+    return not any(a < m.end() and m.start() < b for a, b in taken)
+
+
+def _found(rx: re.Pattern, text: str, spans, need: re.Pattern | None = None) -> Iterator[re.Match]:
+    """Matches of ``rx`` in the windows ``spans`` of ``text``; with ``need`` (a cheap pattern a
+    part of every match of ``rx`` matches, with the same flags) only in the windows it finds."""
+    for start, end in spans or ():  # only the sentences holding the anchor
+        if need is None or need.search(text, start, end):
+            yield from rx.finditer(text, start, end)
 
 
 def count_claims(rb: Rulebook) -> list[Claim]:
     """Every stated card count (cards, unique, copies) in reading order."""
     out: list[Claim] = []
-    for p in paragraphs_with(rb, "card"):  # every phrasing read here counts cards
-        taken: list[tuple[int, int]] = []
-
-        def free(m: re.Match) -> bool:
-            return not any(a < m.end() and m.start() < b for a, b in taken)
-
-        def each(m: re.Match) -> bool:
-            return bool(_EACH_CLASS.search(sentence_of(p.text, m.start()).lower()))
-
-        def matches(rx: re.Pattern, *anchors: str) -> Iterator[re.Match]:
-            for start, end in windows(p, *anchors):  # only the sentences holding the anchor
-                yield from rx.finditer(p.text, start, end)
-
-        low = p.lowered
-        unique, of_class = "unique" in low, "class" in low or "faction" in low  # most paragraphs have neither
-        for m in matches(_COPIES_OF_UNIQUE, "unique") if unique else ():
-            subj, e = m.group("subj").strip(), each(m)
-            out.append(_claim("copies", to_int(m.group("copies")), p, m, "copies", subject=subj, each=e))
-            out.append(_claim("unique", to_int(m.group("unique")), p, m, "unique", subject=subj, each=e))
+    paragraphs = rb.paragraphs()
+    unique, of_class = window_map(rb, "unique"), window_map(rb, "class", "faction")
+    totals = [window_map(rb, anchor) for anchor in _TOTAL_ANCHORS]
+    for k in indexes_with(rb, "card"):  # every phrasing read here counts cards
+        p, taken = paragraphs[k], []
+        text = p.text
+        wins = unique.get(k)
+        for m in _found(_COPIES_OF_UNIQUE, text, wins) if wins else ():
+            subj, e = m.group("subj").strip(), _each(rb, k, m)
+            out.append(_claim("copies", to_int(m.group("copies")), rb, k, m, "copies", subject=subj, each=e))
+            out.append(_claim("unique", to_int(m.group("unique")), rb, k, m, "unique", subject=subj, each=e))
             taken.append(m.span())
-        for m in matches(_UNIQUE, "unique") if unique else ():
-            if free(m):
-                out.append(_claim("unique", to_int(m.group("n")), p, m, subject=m.group("subj").strip(), each=each(m)))
+        for m in _found(_UNIQUE, text, wins) if wins else ():
+            if _free(m, taken):
+                out.append(_claim("unique", to_int(m.group("n")), rb, k, m, subject=m.group("subj").strip(), each=_each(rb, k, m)))
                 taken.append(m.span())
-        for rx in (_PER_CLASS, _EACH_CONTAINS) if of_class else ():
-            for m in matches(rx, "class", "faction"):
-                if free(m):
-                    out.append(_claim("cards", to_int(m.group("n")), p, m, each=True))
+        wins = of_class.get(k)
+        for rx, need in ((_PER_CLASS, _PER_CLASS_NEEDS), (_EACH_CONTAINS, None)) if wins else ():
+            for m in _found(rx, text, wins, need):
+                if _free(m, taken):
+                    out.append(_claim("cards", to_int(m.group("n")), rb, k, m, each=True))
                     taken.append(m.span())
-        for rx, anchor in zip(_TOTALS, _TOTAL_ANCHORS) if "total" in low or "(all" in low or "consist" in low else ():
-            for m in matches(rx, anchor):
-                if free(m) and not _EACH_PLAYER.search(sentence_of(p.text, m.start())):
-                    whole = bool(_WHOLE_GAME.search(sentence_of(p.text, m.start()).lower()))
-                    out.append(_claim("cards", to_int(m.group("n")), p, m, subject=m.group("subj").strip(), total=whole))
+        for rx, table in zip(_TOTALS, totals):
+            for m in _found(rx, text, table.get(k)) if k in table else ():
+                sentence = sentence_at(rb, k, m.start())
+                if _free(m, taken) and not _EACH_PLAYER.search(sentence):
+                    whole = bool(_WHOLE_GAME.search(sentence.lower()))
+                    out.append(_claim("cards", to_int(m.group("n")), rb, k, m, subject=m.group("subj").strip(), total=whole))
                     taken.append(m.span())
         if p.first.bullet and in_contents(rb, p.first):
-            m = _ITEM_CARDS.match(p.text) or _ITEM_NOUN.match(p.text)
-            if m and free(m) and not _PER_CLASS_OR_COPIES.search(m.group(0)):
-                if not _PER_CLASS_AFTER.match(p.text, m.end()):
-                    out.append(_claim("cards", int(m.group("n")), p, m, subject=m.group("subj").strip(), total=True))
+            m = _ITEM_CARDS.match(text) or _ITEM_NOUN.match(text)
+            if m and _free(m, taken) and not _PER_CLASS_OR_COPIES.search(m.group(0)):
+                if not _PER_CLASS_AFTER.match(text, m.end()):
+                    out.append(_claim("cards", int(m.group("n")), rb, k, m, subject=m.group("subj").strip(), total=True))
     return sorted(out, key=lambda c: (c.line.number, c.column))
+
+
+def _each(rb: Rulebook, k: int, m: re.Match) -> bool:
+    """True when the sentence of ``m`` speaks of each class ("each class", "per faction")."""
+    return bool(_EACH_CLASS.search(sentence_at(rb, k, m.start()).lower()))
 
 
 def component_lists(rb: Rulebook) -> list[ComponentList]:
@@ -233,8 +249,8 @@ def _sentence_lists(rb: Rulebook) -> list[ComponentList]:
     out: list[ComponentList] = []
     for p in paragraphs_with(rb, "cards"):
         if ":" not in p.text or not _CARDS_COLON.search(p.lowered):
-            continue
-        for m in (m for start, end in windows(p, "cards") for m in _SENTENCE_LIST.finditer(p.text, start, end)):
+            continue  # windows only for the few paragraphs that may hold a list
+        for m in _found(_SENTENCE_LIST, p.text, windows(p, "cards")):
             items: list[tuple[Line, int, str]] = []
             offset = m.start("items")
             for part in re.split(r"\s*,\s*|\s+and\s+", m.group("items")):
@@ -266,10 +282,12 @@ def _players_for(rb: Rulebook, line: Line) -> int | None:
 def deal_claims(rb: Rulebook) -> list[Claim]:
     """Cards each player is dealt or holds, with the player count of the section when stated."""
     out = []
-    for p in paragraphs_with(rb, "deal", "each player"):
-        for rx in _DEALS:
-            for m in (m for start, end in windows(p, "player") for m in rx.finditer(p.text, start, end)):
-                c = _claim("deal", to_int(m.group("n")), p, m)
+    players = window_map(rb, "player")
+    for k in indexes_with(rb, "deal", "each player"):
+        wins, text = players.get(k), rb.paragraphs()[k].text
+        for rx in _DEALS if wins else ():
+            for m in _found(rx, text, wins):
+                c = _claim("deal", to_int(m.group("n")), rb, k, m)
                 out.append(Claim(**{**c.__dict__, "players": _players_for(rb, c.line)}))
     return sorted(out, key=lambda c: (c.line.number, c.column))
 
@@ -277,14 +295,15 @@ def deal_claims(rb: Rulebook) -> list[Claim]:
 def player_claims(rb: Rulebook) -> list[Claim]:
     """Stated player ranges ("2-4 player", "Total Players: 2-4")."""
     out = []
-    for p in paragraphs_with(rb, "player"):
+    for k, wins in window_map(rb, "player").items():
         seen: set[int] = set()
+        text = rb.paragraphs()[k].text
         for rx in _PLAYERS:
-            for m in (m for start, end in windows(p, "player") for m in rx.finditer(p.text, start, end)):
+            for m in _found(rx, text, wins):
                 if m.start() in seen:
                     continue
                 seen.add(m.start())
-                out.append(_claim("players", int(m.group("a")), p, m, "a", upper=int(m.group("b"))))
+                out.append(_claim("players", int(m.group("a")), rb, k, m, "a", upper=int(m.group("b"))))
     return out
 
 
@@ -295,10 +314,10 @@ def class_lists(rb: Rulebook) -> list[ClassList]:
 
 def _class_lists(rb: Rulebook) -> list[ClassList]:
     out = []
-    for p in paragraphs_with(rb, "class", "faction"):
+    for p, wins in scanned(rb, "class", "faction"):
         if ":" not in p.text or not _CLASSES_COLON.search(p.lowered):
             continue
-        for m in (m for start, end in windows(p, "class", "faction") for m in _CLASS_LIST.finditer(p.text, start, end)):
+        for m in _found(_CLASS_LIST, p.text, wins, _CLASS_LIST_NEEDS):
             names: list[tuple[str, Line, int]] = []
             offset = m.start("names")
             for part in _NAME_SPLIT.split(m.group("names")):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from engine.findings import Location
 from engine.model import Card, Deck
@@ -24,10 +24,15 @@ class Referent:
     cards: tuple[Card, ...]
     location: Location
 
-    @property
+    @cached_property
     def printed(self) -> int:
-        """Printed cards (copies counted)."""
+        """Printed cards (copies counted); worked out once (every claim of a class compares it)."""
         return sum(c.copies for c in self.cards)
+
+    @cached_property
+    def copy_counts(self) -> list[int]:
+        """The distinct copy counts of the cards, ascending (worked out once; do not change the list)."""
+        return sorted({c.copies for c in self.cards})
 
 
 def plural(n: int, singular: str, plural_form: str | None = None) -> str:

@@ -26,14 +26,24 @@ def _each_scope(deck: Deck, rb: Rulebook) -> list[Referent]:
 def _find_each_scope(deck: Deck, rb: Rulebook) -> list[Referent]:
     listed: list[str] = []
     complete = True
-    for cl in class_lists(rb):
-        for name, _, _ in cl.names:
-            cls = next((c for c in deck.game.classes if words(c.name) == words(name)), None)
-            complete = complete and cls is not None
-            if cls is not None and cls.id not in listed:
-                listed.append(cls.id)
+    names = dict.fromkeys(name for cl in class_lists(rb) for name, _, _ in cl.names)  # each name once, in order
+    for name in names:
+        cls = next((c for c in deck.game.classes if words(c.name) == words(name)), None)
+        complete = complete and cls is not None
+        if cls is not None and cls.id not in listed:
+            listed.append(cls.id)
     ids = listed if listed and complete else [c.id for c in deck.game.classes if c.deck == "main"]
     return [class_referent(deck, i) for i in ids]
+
+
+def _referents(deck: Deck, rb: Rulebook, text: str | None) -> list[Referent]:
+    """``referents_in(deck, text)`` (``[game_referent(deck)]`` for None), remembered per rulebook
+    and game: many claims share their subject or sentence. Do not change the list returned."""
+    known = rb.memo(f"referents:{id(deck)}", lambda: (deck, {}))[1]  # the deck kept: its id stays its own
+    found = known.get(text)
+    if found is None:
+        found = known[text] = referents_in(deck, text) if text is not None else [game_referent(deck)]
+    return found
 
 
 def _measure(kind: str, ref: Referent) -> object:
@@ -41,7 +51,7 @@ def _measure(kind: str, ref: Referent) -> object:
         return ref.printed
     if kind == "unique":
         return len(ref.cards)
-    return sorted({c.copies for c in ref.cards})  # copies
+    return ref.copy_counts  # copies
 
 
 def _agrees(kind: str, number: int, ref: Referent) -> bool:
@@ -77,13 +87,13 @@ def _count_problem(rb: Rulebook, deck: Deck, c: Claim) -> Problem | None:
             "correct the rulebook or the card data (copies, cards per class) so they agree before printing",
             tuple(r.location for r in wrong),
         )
-    candidates = referents_in(deck, c.subject) if c.subject else []
+    candidates = _referents(deck, rb, c.subject) if c.subject else []
     if not candidates and not c.total:
-        candidates = referents_in(deck, c.sentence)
+        candidates = _referents(deck, rb, c.sentence)
     if not candidates:
         if c.kind != "cards" and not c.total:
             return None  # "10 unique cards" of nothing nameable: not a claim we can check
-        candidates = [game_referent(deck)]
+        candidates = _referents(deck, rb, None)
     if any(_agrees(c.kind, c.number, r) for r in candidates):
         return None
     ref = candidates[0]

@@ -24,7 +24,7 @@ import re
 from fractions import Fraction
 from typing import Iterator
 
-from engine.checks.textscan import DIE_ANCHORS, paragraphs_with, sentences_with
+from engine.checks.textscan import DIE_ANCHORS, sentences_in
 from engine.checks.common import at, quote, rulebook_of
 from engine.checks.dice_odds import Event, chance
 from engine.findings import Severity
@@ -89,8 +89,8 @@ def _event(sentence: str, faces: int, count: int) -> Event | None:
 
 def odds_claims(rb: Rulebook) -> Iterator[tuple[object, int, str, Event, Fraction, Fraction, str]]:
     """Probability claims: (line, column, sentence, event, stated chance, tolerance, stated words)."""
-    for p in paragraphs_with(rb, *DIE_ANCHORS):
-        for start, end in sentences_with(p, *DIE_ANCHORS):  # a claim names its die
+    for p, spans in sentences_in(rb, *DIE_ANCHORS):
+        for start, end in spans:  # a claim names its die
             sentence = p.text[start:end]
             stated = _stated(sentence)  # cheaper than the die pattern, and rarer
             die = _DICE.search(sentence) if stated else None

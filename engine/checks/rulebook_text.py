@@ -143,6 +143,7 @@ def rulebook_power_values_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         groups.setdefault(id(o[3]), []).append(o)
     same = Counter((id(o[3]), tuple(o[2])) for o in stated_sets)
     done: set[tuple[int, tuple[str, ...]]] = set()
+    shared: dict[tuple[int, tuple[str, ...]], tuple] = {}  # related places of a (referent, set): the same for each statement of it
     for line, col, stated, ref, text in stated_sets:
         if (line.number, tuple(stated)) in done:
             continue  # the same set twice on one line is one statement
@@ -159,9 +160,11 @@ def rulebook_power_values_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
             message = f"the rulebook states {', '.join(stated)} ({quote(text)}) but {what} are {', '.join(have) or 'none'}: {'; '.join(bits)}"
             # the other sets stated of this referent, then the data: taken only up to the cap,
             # the rest counted (every set of a 5 MB book against every other was 0.5 million locations)
-            others = (o for o in groups[id(ref)] if o[2] != stated)
             total = len(groups[id(ref)]) - same[(id(ref), tuple(stated))] + 1
-            related = tuple(at(rb, o[0], o[1]) for o in islice(others, min(total - 1, MAX_RELATED))) + (where,)
+            related = shared.get((id(ref), tuple(stated)))
+            if related is None:
+                others = (o for o in groups[id(ref)] if o[2] != stated)
+                related = shared[(id(ref), tuple(stated))] = tuple(at(rb, o[0], o[1]) for o in islice(others, min(total - 1, MAX_RELATED))) + (where,)
             if total > MAX_RELATED:
                 message, related = message + f" (and {total - MAX_RELATED} more places)", related[:MAX_RELATED]
             yield Problem(message, at(rb, line, col), "correct the values in game.yaml / cards.yaml or the rulebook", related)
@@ -199,8 +202,12 @@ def table_of_contents_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     current: int | None = None
     missing: dict[int, list[Line]] = {}
     top: list[Line] = []
+    titles: dict[str, str] = {}  # heading text → its normalised title (books repeat headings: "Example", "Setup")
     for h in (h for h in rb.headings() if h.number > end):
-        hits = by_title.get(normalise_title(h.body))
+        title = titles.get(h.body)
+        if title is None:
+            title = titles[h.body] = normalise_title(h.body)
+        hits = by_title.get(title)
         if hits:
             current = hits.pop(0)
             unused.remove(current)

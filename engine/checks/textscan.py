@@ -10,12 +10,20 @@ sentences holding the anchor (:func:`windows`; ``pattern.finditer(text, start, e
 keeps the paragraph's offsets and the context its ``\\b`` and look-behinds see). A match
 is then missed only if it runs across a sentence break out of its anchor's sentences,
 which none of the patterns that use windows can do without a full stop.
+
+The windows of every paragraph come from one pass over the whole book (:func:`scanned`,
+:func:`sentences_in`, :func:`window_map`): the paragraph texts are joined by a NUL (which
+no sentence break can run across, so the breaks of the joined text are exactly those of
+each paragraph), their sentence breaks found by one ``SENTENCE_BREAK`` search, and each
+anchor hit in the lower-cased joined text placed by bisection (a paragraph and a sentence
+per hit) instead of a search and a break table per paragraph.
 """
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from typing import NamedTuple
 from functools import lru_cache
 
 from engine.rulebook import SENTENCE_BREAK, Line, Paragraph, Rulebook
@@ -88,7 +96,12 @@ def lines_with(rb: Rulebook, *words: str) -> list[Line]:
 def paragraphs_with(rb: Rulebook, *words: str) -> list[Paragraph]:
     """The paragraphs whose text, lower-cased, contains any of ``words`` (as :func:`lines_with`)."""
     paragraphs = rb.paragraphs()
-    return rb.memo("paragraphs_with:" + "\x00".join(words), lambda: [paragraphs[k] for k in _holding(rb, "paragraphs", words)])
+    return rb.memo("paragraphs_with:" + "\x00".join(words), lambda: [paragraphs[k] for k in indexes_with(rb, *words)])
+
+
+def indexes_with(rb: Rulebook, *words: str) -> list[int]:
+    """Indexes in :meth:`Rulebook.paragraphs` of the paragraphs :func:`paragraphs_with` gives."""
+    return rb.memo("indexes_with:" + "\x00".join(words), lambda: _holding(rb, "paragraphs", words))
 
 
 def _sentence_indexes(p: Paragraph, words: tuple[str, ...]) -> list[int]:
@@ -150,3 +163,142 @@ def sentences_with(p: Paragraph, *words: str) -> list[tuple[int, int]]:
     if len(low) != len(p.text):
         return [(s, e) for s, e in sentence_spans(p.text) if any(w in p.text[s:e].lower() for w in words)]
     return [_span(p, k) for k in _sentence_indexes(p, words)]
+
+
+class _Book(NamedTuple):
+    """The paragraphs as one text: ``text`` (joined by NUL), where each paragraph starts in it
+    (``starts``, one more entry: the end), the sentence breaks of ``text`` (``break_starts``,
+    ``break_ends``), the index of each paragraph's first break (``first_break``, one more entry),
+    the lower-cased joined text and starts of :func:`_joined`, and the paragraphs whose
+    lower-cased text is longer than their text (``odd``: their windows are the whole text)."""
+
+    text: str
+    starts: list[int]
+    break_starts: list[int]
+    break_ends: list[int]
+    first_break: list[int]
+    low: str
+    low_starts: list[int]
+    odd: frozenset[int]
+
+
+def _book(rb: Rulebook) -> _Book:
+    def build() -> _Book:
+        texts = [p.text for p in rb.paragraphs()]
+        text = "\x00".join(texts)  # NUL: neither an end mark, a space nor a capital, so no break spans it
+        starts, at = [], 0
+        for t in texts:
+            starts.append(at)
+            at += len(t) + 1
+        starts.append(at)
+        bs, be = [], []
+        for m in SENTENCE_BREAK.finditer(text):
+            a, b = m.span()
+            bs.append(a)
+            be.append(b)
+        first = [bisect_left(bs, s) for s in starts]
+        low, low_starts = _joined(rb, "paragraphs")
+        odd = frozenset() if len(low) + 1 == at else frozenset(k for k, t in enumerate(texts) if len(t.lower()) != len(t))
+        return _Book(text, starts, bs, be, first, low, [*low_starts, len(low) + 1], odd)
+
+    return rb.memo("book", build)
+
+
+def _sentence_hits(rb: Rulebook, words: tuple[str, ...]) -> dict[int, list[int] | None]:
+    """Paragraph index → the (sorted) indexes of its sentences holding any of ``words``, or None for
+    an ``odd`` paragraph holding one; in paragraph order. Worked out once per rulebook and words."""
+
+    def build() -> dict[int, list[int] | None]:
+        bk = _book(rb)
+        low, lstarts, starts, be, first, odd = bk.low, bk.low_starts, bk.starts, bk.break_ends, bk.first_break, bk.odd
+        found: dict[int, set[int] | None] = {}
+        for word in words:
+            i = low.find(word)
+            while i >= 0:
+                k = bisect_right(lstarts, i) - 1
+                if odd and k in odd:
+                    found[k] = None
+                    i = low.find(word, lstarts[k + 1])
+                    continue
+                shift = starts[k] - lstarts[k]  # 0 unless a paragraph before lengthened when lower-cased
+                lo, hi = first[k], first[k + 1]
+                j = bisect_right(be, i + shift, lo, hi)  # the breaks wholly before the hit
+                chosen = found.get(k)
+                if chosen is None:
+                    chosen = found[k] = set()
+                chosen.add(j - lo)
+                i = low.find(word, be[j] - shift) if j < hi else low.find(word, lstarts[k + 1])  # on from the next sentence
+        return {k: (sorted(v) if v is not None else None) for k, v in sorted(found.items())}
+
+    return rb.memo("sentence_hits:" + "\x00".join(words), build)
+
+
+def _local_span(bk: _Book, k: int, s: int) -> tuple[int, int]:
+    """``(start, end)`` in paragraph ``k``'s text of its sentence ``s`` (as :func:`_span`)."""
+    base, lo, hi = bk.starts[k], bk.first_break[k], bk.first_break[k + 1]
+    j = lo + s
+    return (bk.break_ends[j - 1] - base if s else 0, bk.break_starts[j] + 1 - base if j < hi else bk.starts[k + 1] - 1 - base)
+
+
+def window_map(rb: Rulebook, *words: str) -> dict[int, list[tuple[int, int]]]:
+    """Paragraph index (in :meth:`Rulebook.paragraphs`) → the windows of :func:`windows` for
+    ``words``, for every paragraph holding one, in order; worked out once per rulebook and words."""
+
+    def build() -> dict[int, list[tuple[int, int]]]:
+        bk = _book(rb)
+        out: dict[int, list[tuple[int, int]]] = {}
+        for k, chosen in _sentence_hits(rb, words).items():
+            if chosen is None:
+                out[k] = [(0, bk.starts[k + 1] - 1 - bk.starts[k])]
+                continue
+            runs: list[tuple[int, int]] = []
+            last = -2
+            for s in chosen:
+                a, b = _local_span(bk, k, s)
+                if s == last + 1:
+                    runs[-1] = (runs[-1][0], b)
+                else:
+                    runs.append((a, b))
+                last = s
+            out[k] = runs
+        return out
+
+    return rb.memo("window_map:" + "\x00".join(words), build)
+
+
+def scanned(rb: Rulebook, *words: str) -> list[tuple[Paragraph, list[tuple[int, int]]]]:
+    """``(paragraph, windows)`` of every paragraph holding any of ``words``, in order: what
+    ``windows(p, *words)`` gives for each of :func:`paragraphs_with`, found in one pass."""
+    paragraphs = rb.paragraphs()
+    return rb.memo("scanned:" + "\x00".join(words), lambda: [(paragraphs[k], w) for k, w in window_map(rb, *words).items()])
+
+
+def sentences_in(rb: Rulebook, *words: str) -> list[tuple[Paragraph, list[tuple[int, int]]]]:
+    """``(paragraph, sentences)`` of every paragraph holding any of ``words``, in order: what
+    ``sentences_with(p, *words)`` gives for each of :func:`paragraphs_with`, found in one pass."""
+
+    def build() -> list[tuple[Paragraph, list[tuple[int, int]]]]:
+        bk, paragraphs = _book(rb), rb.paragraphs()
+        out = []
+        for k, chosen in _sentence_hits(rb, words).items():
+            p = paragraphs[k]
+            spans = sentences_with(p, *words) if chosen is None else [_local_span(bk, k, s) for s in chosen]
+            out.append((p, spans))
+        return out
+
+    return rb.memo("sentences_in:" + "\x00".join(words), build)
+
+
+def sentence_at(rb: Rulebook, k: int, offset: int) -> str:
+    """``sentence_of(p.text, offset)`` for paragraph ``k`` of :meth:`Rulebook.paragraphs`, from the
+    book's break table (no search of the paragraph)."""
+    bk = _book(rb)
+    base, lo, hi = bk.starts[k], bk.first_break[k], bk.first_break[k + 1]
+    starts, ends, g = bk.break_starts, bk.break_ends, base + offset
+    i = bisect_right(ends, g, lo, hi)
+    start = ends[i - 1] if i > lo else base
+    j = bisect_left(starts, g, max(i - 1, lo), hi)
+    while j < hi and ends[j] <= g:
+        j += 1
+    end = starts[j] + 1 if j < hi else bk.starts[k + 1] - 1
+    return bk.text[start:end]
