@@ -47,8 +47,11 @@ def plain_heading(raw: str, body: str, start: int, indent: int | None, before: b
         return None
     if _SENTENCE_END.search(text) and not text.isupper():
         return None
-    letters = [c for c in text if c.isalpha()]
-    caps = len(letters) >= 3 and all(c.isupper() for c in letters)
+    if text.isascii() and not text.isupper():  # a lower-case letter, or none: not capitals (the most lines)
+        caps = False
+    else:
+        letters = [c for c in text if c.isalpha()]
+        caps = len(letters) >= 3 and all(c.isupper() for c in letters)
     label, _, rest = text.partition(":")
     if rest.strip() and not caps and not all(w[:1].isupper() or not w[:1].isalpha() for w in rest.split()):
         return None  # "Passive Power Crystals: Apply globally …" is a label and its text
