@@ -16,23 +16,19 @@ so a finding can point at ``rulebook.md:12:5``; :mod:`engine.checks.claims` read
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from bisect import bisect_right
+from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
+from engine.gcpause import collector_paused
 from engine.numberwords import NUMBER, to_int  # noqa: F401  (the claims read numbers through the reader)
+from engine.rulebook_lines import LINK, MD_HEADING, ends_sentence, marked, plain_heading
 
 #: Refuse files larger than this (bytes): a rulebook is text, not an archive.
 MAX_RULEBOOK_BYTES = 5_000_000
 
-_BULLET = re.compile(r"^(\s*)(?:[-*+•–—▪◦·]|\(?\d{1,2}[.)])\s+")
-_MD_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-_BOLD_LINE = re.compile(r"^\s*(\*\*|__)(.+?)\1:?\s*$")
-_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
-_EMPHASIS = re.compile(r"\*\*|__|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)|`")
-_SENTENCE_END = re.compile(r"[.!?;,]['\"”’)\]]*$")
 _TOC = re.compile(r"^(?:table of contents|contents|toc)\s*:?$", re.I)
-_ENDS_SENTENCE = re.compile(r"[.!?:]['\"”’)\]]*\s*$")  # a line a paragraph does not run on after
-_STARTS_NUMBERED = re.compile(r"^\s*\(?\d")
 #: Between two sentences: an end mark (and closing quotes), space, and a capital or opening quote.
 SENTENCE_BREAK = re.compile(r"[.!?]['\"”’)]*\s+(?=[A-Z“\"‘(])")
 #: A section number before a title: "1.", "2)", "3.1", "Chapter 4:", "Section 2 -".
@@ -60,33 +56,42 @@ class RulebookError(OSError):
     """A rulebook file that cannot be used as text (binary, or larger than MAX_RULEBOOK_BYTES)."""
 
 
-@dataclass(frozen=True)
-class Line:
-    """One line of the rulebook.
-
-    ``number`` is 1-based; ``raw`` the line as written; ``body`` the text with Markdown
-    markers (``#``, emphasis, link targets) and the bullet marker removed; ``start`` the
-    column (0-based) in ``raw`` where ``body`` starts; ``indent`` the bullet's indentation
-    in spaces (None when the line is not a bullet); ``heading`` True for a heading line.
-    """
-
+class _LineFields(NamedTuple):
     number: int
     raw: str
     body: str
     start: int
     indent: int | None
     heading: bool
-    #: True for an empty (or whitespace-only) line; set once when the line is made (every loop asks).
-    blank: bool = field(init=False, repr=False, compare=False)
+    blank: bool
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "blank", not self.body.strip())
+
+class Line(_LineFields):
+    """One line of the rulebook.
+
+    ``number`` is 1-based; ``raw`` the line as written; ``body`` the text with Markdown
+    markers (``#``, emphasis, link targets) and the bullet marker removed; ``start`` the
+    column (0-based) in ``raw`` where ``body`` starts; ``indent`` the bullet's indentation
+    in spaces (None when the line is not a bullet); ``heading`` True for a heading line;
+    ``blank`` True for an empty (or whitespace-only) body, worked out when not given.
+
+    An immutable, hashable tuple (equal lines are equal by their fields): a 5 MB rulebook
+    makes some 100,000 lines, and a tuple is built 4-5 times faster than a frozen dataclass,
+    whose ``__init__`` sets each field through ``object.__setattr__`` (docs/speed.md).
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, number: int, raw: str, body: str, start: int, indent: int | None, heading: bool, blank: bool | None = None) -> Line:
+        return tuple.__new__(cls, (number, raw, body, start, indent, heading, not body.strip() if blank is None else blank))
+
+    def __repr__(self) -> str:
+        return f"Line(number={self.number!r}, raw={self.raw!r}, body={self.body!r}, start={self.start!r}, indent={self.indent!r}, heading={self.heading!r})"
 
     @property
     def bullet(self) -> bool:
         """True for a list item."""
         return self.indent is not None
-
 
 
 @dataclass(frozen=True)
@@ -97,20 +102,25 @@ class Paragraph:
     spans: tuple[tuple[int, Line], ...]
 
     def line_at(self, offset: int) -> Line:
-        """The line holding character ``offset`` of ``text``."""
-        found = self.spans[0][1]
-        for start, line in self.spans:
-            if start > offset:
-                break
-            found = line
-        return found
+        """The line holding character ``offset`` of ``text`` (the first line for an offset before it)."""
+        spans = self.spans
+        if len(spans) == 1:  # the most paragraphs
+            return spans[0][1]
+        return spans[max(bisect_right(self.offsets, offset) - 1, 0)][1]
 
     def column_at(self, offset: int) -> int:
-        """The 1-based column in the raw line of character ``offset`` of ``text``."""
-        for start, line in reversed(self.spans):
-            if start <= offset:
-                return line.start + (offset - start) + 1
-        return 1
+        """The 1-based column in the raw line of character ``offset`` of ``text`` (1 before the text)."""
+        spans = self.spans
+        k = 0 if len(spans) == 1 else bisect_right(self.offsets, offset) - 1
+        if k < 0 or offset < spans[k][0]:
+            return 1
+        start, line = spans[k]
+        return line.start + (offset - start) + 1
+
+    @_once
+    def offsets(self) -> tuple[int, ...]:
+        """Where each line starts in ``text`` (the spans' offsets, ascending)."""
+        return tuple(start for start, _ in self.spans)
 
     @property
     def first(self) -> Line:
@@ -131,8 +141,14 @@ class Paragraph:
     def breaks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Where ``text``'s sentences break (found once): the offsets of each break's end mark,
         and of the next sentence's start."""
-        found = [(m.start(), m.end()) for m in SENTENCE_BREAK.finditer(self.text)]
-        return tuple(a for a, _ in found), tuple(b for _, b in found)
+        core = self.text.rstrip().rstrip(".!?'\"”’)")  # a break's mark has a space and more text after it
+        if "." not in core and "!" not in core and "?" not in core:  # most one-sentence paragraphs
+            return _NO_BREAKS
+        found = [m.span() for m in SENTENCE_BREAK.finditer(self.text)]
+        return tuple(zip(*found)) if found else _NO_BREAKS  # type: ignore[return-value]
+
+
+_NO_BREAKS: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 
 
 @dataclass(frozen=True)
@@ -158,26 +174,6 @@ def normalise_title(text: str) -> str:
     return " ".join(text.split())
 
 
-def _numbered_title(line: Line) -> bool:
-    """True for a numbered line that reads as a section title: "1. Components", "2) Set Up"."""
-    text = line.body.strip()
-    return (
-        bool(_STARTS_NUMBERED.match(line.raw))
-        and 0 < len(text) <= 60
-        and len(text.split()) <= 6
-        and not _SENTENCE_END.search(text)
-        and text[:1].isupper()
-    )
-
-
-def _list_intro(text: str) -> bool:
-    """True for a line ending in ":" that is a sentence introducing a list, not a title:
-    it has a comma, or more than three words of which some (beyond short ones) are lower case."""
-    words = text.rstrip(":").split()
-    lower = [w for w in words if len(w) > 3 and w[:1].islower()]
-    return "," in text or (len(words) > 3 and bool(lower))
-
-
 class Rulebook:
     """A parsed rulebook. Build with :meth:`read` (a file) or :meth:`from_text`.
 
@@ -189,11 +185,12 @@ class Rulebook:
     def __init__(self, text: str, path: str = "<rulebook>", markdown: bool | None = None) -> None:
         text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ").replace("\t", "    ")
         raw_lines = text.split("\n")
-        if markdown is None:
-            markdown = path.lower().endswith((".md", ".markdown")) or any(_MD_HEADING.match(r) for r in raw_lines)
+        if markdown is None:  # a "#" heading has its "#" after at most three spaces
+            markdown = path.lower().endswith((".md", ".markdown")) or any("#" in r[:4] and MD_HEADING.match(r) for r in raw_lines)
         self.path = path
         self.markdown = markdown
-        self.lines: tuple[Line, ...] = tuple(self._parse(raw_lines))
+        with collector_paused():  # some 100,000 long-lived lines (engine.gcpause)
+            self.lines: tuple[Line, ...] = tuple(self._parse(raw_lines))
         self._paragraphs: tuple[Paragraph, ...] | None = None
         self._nearest_heading: list[Line | None] | None = None
         self._toc: list[TocEntry] | None = None
@@ -235,48 +232,21 @@ class Rulebook:
     # -- structure ---------------------------------------------------------------------------
 
     def _parse(self, raw_lines: list[str]) -> list[Line]:
+        """The lines: markers read (:func:`~engine.rulebook_lines.marked`), then the plain headings found (:func:`~engine.rulebook_lines.plain_heading`:
+        it looks at the blank lines around), each line made once."""
+        md = self.markdown
+        rows = [marked(raw, md) for raw in raw_lines]
+        blank = [not row[1] for row in rows]  # bodies are right-stripped: empty when whitespace only
+        last = len(rows) - 1
         out: list[Line] = []
-        for i, raw in enumerate(raw_lines):
-            body, start, indent, md_heading = raw, 0, None, False
-            m = _MD_HEADING.match(raw) if self.markdown else None
-            if m:
-                body, start, md_heading = m.group(2), m.start(2), True
-            elif self.markdown and _BOLD_LINE.match(raw):
-                b = _BOLD_LINE.match(raw)
-                body, start, md_heading = b.group(2), b.start(2), True
-            else:
-                bm = _BULLET.match(raw)
-                if bm:
-                    indent, start, body = len(bm.group(1)), bm.end(), raw[bm.end():]
-            if self.markdown and ("](" in body or "*" in body or "_" in body or "`" in body):
-                body = _EMPHASIS.sub("", _LINK.sub(r"\1", body))  # markers only where there are some
-            out.append(Line(i + 1, raw, body.rstrip(), start, indent, md_heading))
-        return [self._plain_heading(out, i, self.markdown) for i in range(len(out))]
-
-    @staticmethod
-    def _plain_heading(lines: list[Line], i: int, markdown: bool) -> Line:
-        line = lines[i]
-        text = line.body.strip()
-        before = i == 0 or lines[i - 1].blank
-        after = i + 1 >= len(lines) or lines[i + 1].blank
-        if line.bullet and before and after and _numbered_title(line):
-            # "1. Components" standing alone is a numbered heading, not a one-item list
-            return Line(line.number, line.raw, line.raw.strip(), len(line.raw) - len(line.raw.lstrip()), None, True)
-        if line.heading or line.bullet or not text or len(text) > 70 or len(text.split()) > 8:
-            return line
-        if _SENTENCE_END.search(text) and not text.isupper():
-            return line
-        letters = [c for c in text if c.isalpha()]
-        caps = len(letters) >= 3 and all(c.isupper() for c in letters)
-        label, _, rest = text.partition(":")
-        if rest.strip() and not caps and not all(w[:1].isupper() or not w[:1].isalpha() for w in rest.split()):
-            return line  # "Passive Power Crystals: Apply globally …" is a label and its text
-        if text.endswith(":") and not caps and _list_intro(text):
-            return line  # "The front of a card, from the top:" introduces a list
-        alone = (before and after) if markdown else (before or after)  # Markdown prose is hard-wrapped
-        if caps or text.endswith(":") or alone:
-            return Line(line.number, line.raw, line.body, line.start, None, True)
-        return line
+        for i, (raw, body, start, indent, heading) in enumerate(rows):
+            # a heading, a blank line and a long prose line (the most) stay as they are
+            if not heading and not blank[i] and (indent is not None or len(body) <= 70):
+                found = plain_heading(raw, body, start, indent, i == 0 or blank[i - 1], i >= last or blank[i + 1], md)
+                if found is not None:
+                    body, start, indent, heading = found
+            out.append(Line(i + 1, raw, body, start, indent, heading, blank[i]))
+        return out
 
     def memo(self, key: str, compute):
         """``compute()`` once per rulebook and ``key`` (claims read by several checks are read once)."""
@@ -306,26 +276,27 @@ class Rulebook:
     def paragraphs(self) -> tuple[Paragraph, ...]:
         """Paragraphs in order (cached): each heading and each bullet starts a new one."""
         if self._paragraphs is None:
-            self._paragraphs = tuple(self._build_paragraphs())
+            with collector_paused():  # a paragraph and a span a line, all long-lived (engine.gcpause)
+                self._paragraphs = tuple(self._build_paragraphs())
         return self._paragraphs
 
     def _build_paragraphs(self) -> list[Paragraph]:
         out: list[Paragraph] = []
-        text, spans = "", []
+        bodies: list[str] = []
+        spans: list[tuple[int, Line]] = []
+        at, prev = 0, None  # where the next line starts in the text; the paragraph's last line
         for ln in self.lines:
-            joins = spans and not ln.blank and not ln.bullet and not ln.heading and not spans[-1][1].heading
-            joins = joins and not _ENDS_SENTENCE.search(spans[-1][1].body)
-            if spans and not joins:
-                out.append(Paragraph(text, tuple(spans)))
-                text, spans = "", []
+            if prev is not None and (ln.blank or ln.bullet or ln.heading or prev.heading or ends_sentence(prev.body)):
+                out.append(Paragraph(" ".join(bodies), tuple(spans)))
+                bodies, spans, at, prev = [], [], 0, None
             if ln.blank:
                 continue
-            if spans:
-                text += " "
-            spans.append((len(text), ln))
-            text += ln.body
+            spans.append((at, ln))
+            bodies.append(ln.body)
+            at += len(ln.body) + 1
+            prev = ln
         if spans:
-            out.append(Paragraph(text, tuple(spans)))
+            out.append(Paragraph(" ".join(bodies), tuple(spans)))
         return out
 
     def toc(self) -> list[TocEntry]:
@@ -353,7 +324,7 @@ class Rulebook:
             if not items:
                 continue
             paged = sum(1 for it in items if _PAGE_NUMBER.search(it.body)) * 2 >= len(items)
-            if not explicit and not paged and not all(_LINK.search(it.raw) for it in items) and not self._name_sections(items, i):
+            if not explicit and not paged and not all(LINK.search(it.raw) for it in items) and not self._name_sections(items, i):
                 continue
             return _toc_entries(items, paged)
         return []
