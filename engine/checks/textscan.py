@@ -279,6 +279,34 @@ def window_map(rb: Rulebook, *words: str) -> dict[int, list[tuple[int, int]]]:
     return built(rb, "window_map:" + "\x00".join(words), build)
 
 
+def windows_at(rb: Rulebook, k: int, *words: str) -> list[tuple[int, int]]:
+    """``windows(p, *words)`` for paragraph ``k`` alone, from the book's break table (no break search
+    of the paragraph): for checks that want windows of only a few paragraphs. Kept in ``p.scans``."""
+    p = rb.paragraphs()[k]
+    found = p.scans.get(words)
+    if found is not None:
+        return found
+    if len(p.lowered) != len(p.text):
+        return windows(p, *words)
+    bk, low = _book(rb), p.lowered
+    base, lo, hi, be = bk.starts[k], bk.first_break[k], bk.first_break[k + 1], bk.break_ends
+    chosen: set[int] = set()
+    for word in words:
+        i = low.find(word)
+        while i >= 0:
+            j = bisect_right(be, base + i, lo, hi)
+            chosen.add(j - lo)
+            i = low.find(word, be[j] - base) if j < hi else -1
+    runs: list[tuple[int, int]] = []
+    last = -2
+    for s in sorted(chosen):
+        a, b = _local_span(bk, k, s)
+        runs[-1:] = [(runs[-1][0], b)] if s == last + 1 else runs[-1:] + [(a, b)]
+        last = s
+    p.scans[words] = runs
+    return runs
+
+
 def scanned(rb: Rulebook, *words: str) -> list[tuple[Paragraph, list[tuple[int, int]]]]:
     """``(paragraph, windows)`` of every paragraph holding any of ``words``, in order: what
     ``windows(p, *words)`` gives for each of :func:`paragraphs_with`, found in one pass."""
