@@ -26,7 +26,7 @@ from typing import Iterator
 
 from engine.checks.textscan import built, indexes_with, lines_with, paragraphs_with, scanned, sentence_at, sentence_of, sentence_spans, sentences_in, window_map, windows
 from engine.gcpause import collector_paused
-from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, to_int
+from engine.rulebook import NUMBER, Line, Rulebook, to_int
 
 __all__ = ["sentence_of", "sentence_spans"]  # re-exported: the checks read sentences through claims
 
