@@ -24,8 +24,9 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
-from engine.checks.textscan import indexes_with, lines_with, paragraphs_with, scanned, sentence_at, sentence_of, sentence_spans, sentences_in, window_map, windows
-from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, to_int
+from engine.checks.textscan import built, indexes_with, lines_with, paragraphs_with, scanned, sentence_at, sentence_of, sentence_spans, sentences_in, window_map, windows
+from engine.gcpause import collector_paused
+from engine.rulebook import NUMBER, Line, Rulebook, to_int
 
 __all__ = ["sentence_of", "sentence_spans"]  # re-exported: the checks read sentences through claims
 
@@ -168,6 +169,11 @@ def _found(rx: re.Pattern, text: str, spans, need: re.Pattern | None = None) -> 
 
 def count_claims(rb: Rulebook) -> list[Claim]:
     """Every stated card count (cards, unique, copies) in reading order."""
+    with collector_paused():  # many claims and windows, all kept (engine.gcpause)
+        return _count_claims(rb)
+
+
+def _count_claims(rb: Rulebook) -> list[Claim]:
     out: list[Claim] = []
     paragraphs = rb.paragraphs()
     unique, of_class = window_map(rb, "unique"), window_map(rb, "class", "faction")
@@ -214,7 +220,7 @@ def _each(rb: Rulebook, k: int, m: re.Match) -> bool:
 def component_lists(rb: Rulebook) -> list[ComponentList]:
     """Stated totals followed by numbered items: a bullet list under "58 cards", or one
     sentence "The box holds 26 cards: 8 Coral, 8 Kelp and 8 Shell cards". Cached per rulebook."""
-    return rb.memo("component_lists", lambda: _bullet_lists(rb) + _sentence_lists(rb))
+    return built(rb, "component_lists", lambda: _bullet_lists(rb) + _sentence_lists(rb))
 
 
 def _bullet_lists(rb: Rulebook) -> list[ComponentList]:
@@ -294,6 +300,11 @@ def deal_claims(rb: Rulebook) -> list[Claim]:
 
 def player_claims(rb: Rulebook) -> list[Claim]:
     """Stated player ranges ("2-4 player", "Total Players: 2-4")."""
+    with collector_paused():  # as count_claims
+        return _player_claims(rb)
+
+
+def _player_claims(rb: Rulebook) -> list[Claim]:
     out = []
     for k, wins in window_map(rb, "player").items():
         seen: set[int] = set()
@@ -309,7 +320,7 @@ def player_claims(rb: Rulebook) -> list[Claim]:
 
 def class_lists(rb: Rulebook) -> list[ClassList]:
     """Lists of class (faction) names: "4 playable classes: Ember, Forest, Glacier, Spirit" (cached per rulebook)."""
-    return rb.memo("class_lists", lambda: _class_lists(rb))
+    return built(rb, "class_lists", lambda: _class_lists(rb))
 
 
 def _class_lists(rb: Rulebook) -> list[ClassList]:

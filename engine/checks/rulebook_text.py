@@ -21,7 +21,7 @@ from itertools import islice
 from typing import Iterator
 
 from engine.checks.common import MAX_RELATED, Referent, at, capped, quote, referents_in, rulebook_of
-from engine.checks.textscan import lines_with, paragraphs_with, windows
+from engine.checks.textscan import indexes_with, lines_with, paragraphs_with, windows_at
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
@@ -71,13 +71,16 @@ def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     if rb is None:
         return
     scheme = deck.game.power
-    for p in paragraphs_with(rb, "power"):  # every range read is said of power
-        seen: set[int] = set()
-        low = p.lowered
-        for rx, anchor, needs in zip(_RANGES, ("ranging", "power", "power"), (("ranging",), ("level",), ("from", "between"))):
-            if not any(w in low for w in needs):
-                continue  # a literal each match holds, tested first (most "power" paragraphs state no range)
-            for m in (m for start, end in windows(p, anchor) for m in rx.finditer(p.text, start, end)):
+    paragraphs = rb.paragraphs()
+    # a literal each match holds ("level"; "from"/"between"), its paragraphs found book-wide and
+    # tested first: most "power" paragraphs state no range
+    holding = [set(indexes_with(rb, *needs)) for needs in (("ranging",), ("level",), ("from", "between"))]
+    for k in indexes_with(rb, "power"):  # every range read is said of power
+        p, seen = paragraphs[k], set()
+        for rx, anchor, need in zip(_RANGES, ("ranging", "power", "power"), holding):
+            if k not in need:
+                continue
+            for m in (m for start, end in windows_at(rb, k, anchor) for m in rx.finditer(p.text, start, end)):
                 if m.start("a") in seen:
                     continue  # two phrasings reading the same range
                 seen.add(m.start("a"))

@@ -26,6 +26,7 @@ from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 from functools import lru_cache
 
+from engine.gcpause import collector_paused
 from engine.rulebook import SENTENCE_BREAK, Line, Paragraph, Rulebook
 
 #: Anchors of a die's name ("D6", "d12"): a "d" and a digit, lower-cased.
@@ -58,6 +59,18 @@ def sentence_of(text: str, offset: int) -> str:
     return text[start:end]
 
 
+def built(rb: Rulebook, key: str, build):
+    """``rb.memo(key, build)`` with the cyclic collector paused while ``build`` runs: the tables
+    built here are many small long-lived lists and tuples, whose allocation bursts otherwise make
+    the collector walk the whole parsed book again and again (see :mod:`engine.gcpause`)."""
+
+    def paused():
+        with collector_paused():
+            return build()
+
+    return rb.memo(key, paused)
+
+
 def _joined(rb: Rulebook, kind: str) -> tuple[str, list[int]]:
     """The lower-cased line bodies (``kind`` "lines") or paragraph texts ("paragraphs") joined by
     newlines, and where each starts in it (lower-cased one by one: ``lower()`` may lengthen a text)."""
@@ -71,7 +84,7 @@ def _joined(rb: Rulebook, kind: str) -> tuple[str, list[int]]:
             at += len(t) + 1
         return "\n".join(lowered), starts
 
-    return rb.memo(f"joined:{kind}", build)
+    return built(rb, f"joined:{kind}", build)
 
 
 def _holding(rb: Rulebook, kind: str, words: tuple[str, ...]) -> list[int]:
@@ -201,7 +214,7 @@ def _book(rb: Rulebook) -> _Book:
         odd = frozenset() if len(low) + 1 == at else frozenset(k for k, t in enumerate(texts) if len(t.lower()) != len(t))
         return _Book(text, starts, bs, be, first, low, [*low_starts, len(low) + 1], odd)
 
-    return rb.memo("book", build)
+    return built(rb, "book", build)
 
 
 def _sentence_hits(rb: Rulebook, words: tuple[str, ...]) -> dict[int, list[int] | None]:
@@ -230,7 +243,7 @@ def _sentence_hits(rb: Rulebook, words: tuple[str, ...]) -> dict[int, list[int] 
                 i = low.find(word, be[j] - shift) if j < hi else low.find(word, lstarts[k + 1])  # on from the next sentence
         return {k: (sorted(v) if v is not None else None) for k, v in sorted(found.items())}
 
-    return rb.memo("sentence_hits:" + "\x00".join(words), build)
+    return built(rb, "sentence_hits:" + "\x00".join(words), build)
 
 
 def _local_span(bk: _Book, k: int, s: int) -> tuple[int, int]:
@@ -263,7 +276,35 @@ def window_map(rb: Rulebook, *words: str) -> dict[int, list[tuple[int, int]]]:
             out[k] = runs
         return out
 
-    return rb.memo("window_map:" + "\x00".join(words), build)
+    return built(rb, "window_map:" + "\x00".join(words), build)
+
+
+def windows_at(rb: Rulebook, k: int, *words: str) -> list[tuple[int, int]]:
+    """``windows(p, *words)`` for paragraph ``k`` alone, from the book's break table (no break search
+    of the paragraph): for checks that want windows of only a few paragraphs. Kept in ``p.scans``."""
+    p = rb.paragraphs()[k]
+    found = p.scans.get(words)
+    if found is not None:
+        return found
+    if len(p.lowered) != len(p.text):
+        return windows(p, *words)
+    bk, low = _book(rb), p.lowered
+    base, lo, hi, be = bk.starts[k], bk.first_break[k], bk.first_break[k + 1], bk.break_ends
+    chosen: set[int] = set()
+    for word in words:
+        i = low.find(word)
+        while i >= 0:
+            j = bisect_right(be, base + i, lo, hi)
+            chosen.add(j - lo)
+            i = low.find(word, be[j] - base) if j < hi else -1
+    runs: list[tuple[int, int]] = []
+    last = -2
+    for s in sorted(chosen):
+        a, b = _local_span(bk, k, s)
+        runs[-1:] = [(runs[-1][0], b)] if s == last + 1 else runs[-1:] + [(a, b)]
+        last = s
+    p.scans[words] = runs
+    return runs
 
 
 def scanned(rb: Rulebook, *words: str) -> list[tuple[Paragraph, list[tuple[int, int]]]]:
@@ -286,7 +327,7 @@ def sentences_in(rb: Rulebook, *words: str) -> list[tuple[Paragraph, list[tuple[
             out.append((p, spans))
         return out
 
-    return rb.memo("sentences_in:" + "\x00".join(words), build)
+    return built(rb, "sentences_in:" + "\x00".join(words), build)
 
 
 def sentence_at(rb: Rulebook, k: int, offset: int) -> str:
