@@ -20,6 +20,7 @@ from engine.checks.common import MAX_RELATED  # noqa: E402
 # The loader's DA codes belong in every listing of the registry too.
 import engine.load  # noqa: E402,F401
 from engine.findings import Finding
+from engine.gcpause import collector_paused
 from engine.registry import RULES, CheckContext, Selection, card_ignores
 
 
@@ -47,15 +48,16 @@ def run_checks(deck, ctx: CheckContext | None = None, selection: Selection = Sel
     ctx = ctx or CheckContext()
     ignores = {c.id: c.ignore for c in deck.cards if c.ignore}
     out: list[Finding] = []
-    for r in RULES.checks():
-        if not selection.allows(r.code, r.name):
-            continue
-        for p in r.check(deck, ctx):
-            message, related = capped_problem(p.message, tuple(p.related))
-            f = r.finding(message, p.location, p.hint, related)
-            if f.location.card and card_ignores(f, ignores.get(f.location.card, ())):
+    with collector_paused():  # the checks build indexes of the whole rulebook that all live on (engine.gcpause)
+        for r in RULES.checks():
+            if not selection.allows(r.code, r.name):
                 continue
-            out.append(f)
+            for p in r.check(deck, ctx):
+                message, related = capped_problem(p.message, tuple(p.related))
+                f = r.finding(message, p.location, p.hint, related)
+                if f.location.card and card_ignores(f, ignores.get(f.location.card, ())):
+                    continue
+                out.append(f)
     return out
 
 
