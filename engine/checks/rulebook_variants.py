@@ -11,8 +11,9 @@ Variants read, each located at its line and column:
   "Destroy a card." is a verb and is left alone);
 - a list of three or more keywords, all without "!": "Chance, Destroy, Enchant".
 
-One finding per sentence: keywords whose first variant is on the same line are one finding
-naming them all (a list of five keywords is one warning, not five).
+One finding per keyword, at its first variant, naming the lines of the others (up to 12 a
+spelling, the rest counted); keywords whose first variant is on the same line share one
+finding (a list of five keywords is one warning, not five).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import re
 from collections import defaultdict
 from typing import Iterator
 
-from engine.checks.common import at, capped, rulebook_of
+from engine.checks.common import MAX_RELATED, at, capped, rulebook_of
 from engine.checks.rulebook_terms import _DEFINITION, _key, _vocabulary
 from engine.checks.textscan import lines_with
 from engine.findings import Severity
@@ -232,7 +233,7 @@ def _written(name: str, found: list[Variant]) -> str:
         grouped.setdefault(shown, [])
         if ln.number not in grouped[shown]:
             grouped[shown].append(ln.number)
-    where = capped([f"{shown} (line{'s' if len(n) > 1 else ''} {', '.join(map(str, n[:12]))})" for shown, n in grouped.items()])
+    where = capped([f"{shown} (line{'s' if len(n) > 1 else ''} {capped([str(x) for x in n])})" for shown, n in grouped.items()])
     return f"{name} is also written {where}"
 
 
@@ -242,7 +243,8 @@ def keyword_spelling_variant(deck: Deck, ctx) -> Iterator[Problem]:
 
     Keywords are read and searched as printed ("Rally!"); “Rally” in quotes, "a Surge card"
     without quotes, a list such as "Chance, Destroy, Enchant", or "rally!" reads as a
-    different word. One finding per sentence, naming every keyword written so there.
+    different word. One finding per keyword for the whole book, at its first variant, with
+    the lines of the others (keywords first varied on the same line share one finding).
 
     Fails: "Rally!: Add another card." and later "You can chain “Rally” cards", or
     "When you play a Surge card, roll the D6" with the keyword Surge!.
@@ -262,10 +264,15 @@ def keyword_spelling_variant(deck: Deck, ctx) -> Iterator[Problem]:
         keys.sort(key=lambda k: found[k][0][1])
         first = found[keys[0]][0]
         data_locs = tuple(next((k.where() for k in deck.game.keywords if _key(k.name) == key), deck.game.where("keywords")) for key in keys)
-        later = tuple(at(rb, ln, col) for key in keys for ln, col, _ in found[key][1:])
+        data_locs = tuple(dict.fromkeys(data_locs))
+        later = [at(rb, ln, col) for key in keys for ln, col, _ in found[key][1:]]
+        room = MAX_RELATED - len(data_locs)  # the data's places always shown, the rest counted
+        message = "; ".join(_written(names[k], found[k]) for k in keys)
+        if len(later) > room:
+            message += f" (and {len(later) - room} more places)"
         yield Problem(
-            "; ".join(_written(names[k], found[k]) for k in keys),
+            message,
             at(rb, first[0], first[1]),
             f"write {', '.join(names[k] for k in keys)} the same way everywhere, with the '!'",
-            later[:20] + tuple(dict.fromkeys(data_locs)),
+            tuple(later[:room]) + data_locs,
         )
