@@ -34,6 +34,9 @@ _RANGES = (
     # prose: "power goes from 1 to 9", "Power values run from one to eight", "a power between 1 and 9",
     # "Power values range from 1 up to 10"
     re.compile(rf"p(?<!\wp)ower\b(?:\s+(?:values?|levels?|numbers?|of\s+a\s+card))?\s+(?:(?:goes|go|runs?|ranges?|is|are|lies|lie)\s+)?(?:from|between)\s+(?P<a>{NUMBER})\s+(?:(?:up\s+)?to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
+    # a clause between: "Power is printed on the card and goes from 2 to 10" (no digit, sentence
+    # mark or die/roll/player/score word in between, so "power ... the die goes from 1 to 6" is not read)
+    re.compile(rf"p(?<!\wp)ower\b(?:(?!\b(?:die|dice|rolls?|rolled|players?|points?|scores?|turns?|costs?|decks?|hands?)\b)[^.;:!?\d]){{1,60}}?\b(?:goes|go|runs?|ranges?|lies|lie)\s+(?:from|between)\s+(?P<a>{NUMBER})\s+(?:(?:up\s+)?to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
 )
 _NUMBERED = re.compile(r"\bnumbered\s+(?P<a>\d+)\s*(?:[-–]|to)\s*(?P<b>\d+)", re.I)
 _LETTERS = re.compile(r"\bletters\s+(?:either\s+)?(?P<set>[A-Z](?:\s*,\s*(?:(?:or|and)\s+)?[A-Z](?!\w)|\s+(?:or|and)\s+[A-Z](?!\w))+)")
@@ -63,6 +66,10 @@ def _numeric(cards) -> list[tuple[int, object]]:
 def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     """A power range the rulebook states differs from the game's power scheme or from the cards' values.
 
+    Phrasings read: "power ranging from 1 to 11", "power levels 1-10", "power goes from one to
+    nine", "a power between 1 and 9", and with a clause between ("Power is printed on the card
+    and goes from 2 to 10"; not when the clause names a die, roll, player, score or turn).
+
     Fails: "power ranging from 1 to 11" with ``power: {numbers: {min: 1, max: 10}}``, or
     "10 Wizards, numbered 0-9" where a Wizard card has power 10.
     Passes: the scheme's numbers are 1-11 and every card's power lies in the stated range.
@@ -77,7 +84,7 @@ def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     holding = [set(indexes_with(rb, *needs)) for needs in (("ranging",), ("level",), ("from", "between"))]
     for k in indexes_with(rb, "power"):  # every range read is said of power
         p, seen = paragraphs[k], set()
-        for rx, anchor, need in zip(_RANGES, ("ranging", "power", "power"), holding):
+        for rx, anchor, need in zip(_RANGES, ("ranging", "power", "power", "power"), holding + holding[-1:]):
             if k not in need:
                 continue
             for m in (m for start, end in windows_at(rb, k, anchor) for m in rx.finditer(p.text, start, end)):
