@@ -1,4 +1,4 @@
-"""RB007 on a long book: one finding per keyword, its other lines counted, never silently cut.
+"""Long and one-line rulebook findings: one finding per keyword, its other lines counted, never silently cut.
 
 A new user's 5 MB book wrote "Chance" without its "!" on 559 lines; the finding listed 12 of
 them and its related places stopped at 20, with nothing saying more were left out. The
@@ -36,3 +36,11 @@ def test_related_places_are_capped_with_the_rest_counted_and_the_data_kept():
     assert len(finding.related) == MAX_RELATED
     assert finding.related[-1].file.endswith("tidepool/game.yaml")  # the keyword's place in the data is never cut
     assert finding.message.endswith(f"(and {79 - (MAX_RELATED - 1)} more places)")
+
+
+def test_a_one_sentence_component_list_is_one_line_and_one_place():
+    # 8 + 8 + 8 = 24 (tidepool's three classes of four cards, two copies each), the sentence says 26
+    rb = Rulebook.from_text("RULES\n\nThe box holds 26 cards: 8 Coral, 8 Kelp and 8 Shell cards.\n", "box.txt")
+    [finding] = run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB002",)))
+    assert "its items add up to 24 (8 + 8 + 8, line 3); the data has 24" in finding.message
+    assert [(r.file, r.line) for r in finding.related if r.file == "box.txt"] == [("box.txt", 3)]  # once, not once an item

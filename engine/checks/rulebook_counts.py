@@ -171,12 +171,14 @@ def component_list_sum_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         added = sum(n for _, n, _ in lst.items)
         if added != lst.total:
             parts = " + ".join(str(n) for _, n, _ in lst.items)
+            first, last = lst.items[0][0].number, lst.items[-1][0].number
+            where = f"line {first}" if first == last else f"lines {first}-{last}"  # a one-sentence list is one line
+            items = tuple(dict.fromkeys(at(rb, ln) for ln, _, _ in lst.items))
             yield Problem(
-                f"the component list states {plural(lst.total, 'card')} but its items add up to {added} ({parts}, lines "
-                f"{lst.items[0][0].number}-{lst.items[-1][0].number}); the data has {deck.total_copies}",
+                f"the component list states {plural(lst.total, 'card')} but its items add up to {added} ({parts}, {where}); the data has {deck.total_copies}",
                 at(rb, lst.line),
                 "correct the stated total or the item that is wrong",
-                tuple(at(rb, ln) for ln, _, _ in lst.items) + (game_referent(deck).location,),
+                items + (game_referent(deck).location,),
             )
 
 
