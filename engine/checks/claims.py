@@ -36,7 +36,7 @@ _COPIES_OF_UNIQUE = re.compile(rf"\b(?P<copies>{NUMBER})x?\s+cop(?:y|ies)\s+(?:e
 _UNIQUE = re.compile(rf"\b(?P<n>{NUMBER})\s+unique\s+{_SUBJ}cards?\b", _F)
 _PER_CLASS = re.compile(rf"\b(?P<n>{NUMBER})\s+cards\s+(?:per|(?:in|for|of)\s+(?:each|every))\s+(?:class|faction)\b", _F)
 _EACH_CONTAINS = re.compile(
-    rf"\b(?:each|every)\s+(?:class|faction)(?:['’]s)?\s+(?:deck\s+)?(?:should\s+|will\s+|must\s+)?(?:now\s+)?(?:contains?|has|have|holds?|gets?|includes?|comprises?|(?:is|are)\s+made\s+(?:up\s+)?of|consists?\s+of)\s+(?:now\s+)?(?:a\s+total\s+of\s+)?(?P<n>{NUMBER})\s+cards\b",
+    rf"\b(?:each|every|a)\s+(?:class|faction)(?:['’]s)?\s+(?:deck\s+)?(?:should\s+|will\s+|must\s+)?(?:now\s+)?(?:contains?|has|have|holds?|gets?|includes?|comprises?|(?:is|are)\s+made\s+(?:up\s+)?of|consists?\s+of|is|are)\s+(?:now\s+)?(?:a\s+total\s+of\s+)?(?P<n>{NUMBER})\s+cards\b",
     _F,
 )
 _TOTALS = (

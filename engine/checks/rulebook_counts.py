@@ -111,7 +111,7 @@ def rulebook_count_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
 
     The rulebook is the user's text and the data may be the careful reading, so this is a
     warning: fix whichever is wrong. Phrasings read: "N copies of M unique cards",
-    "N cards per class", "each class contains N cards", "N total cards", component-list
+    "N cards per class", "each class contains N cards", "a class deck is N cards", "N total cards", component-list
     items ("18 Artifacts"), "2-4 players", "4 playable classes: A, B, C".
 
     Fails: the rulebook says "Each class contains 2 copies of 15 unique cards" and a class

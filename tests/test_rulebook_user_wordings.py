@@ -1,7 +1,7 @@
-"""RB009 reads a power range stated after a clause ("Power is printed on the card and goes from
-2 to 10"), in plain, Markdown and numbered layouts, and leaves ranges of other things alone.
-
-A new user's rulebooks wrote the range this way and RB009 missed it. The data is the tidepool
+"""Wordings a new user's rulebooks used that the checks missed, in plain, Markdown and numbered
+layouts, each with controls: RB009 reads a power range stated after a clause ("Power is printed
+on the card and goes from 2 to 10") and leaves ranges of other things alone; RB001 reads a
+per-class count said of "a class" ("a class deck is 28 cards", "A class has 28 cards"). The data is the tidepool
 test game (power numbers 1-8, tests/fixtures/games/tidepool/game.yaml); each expected range is
 the one the line states, read off the text.
 """
@@ -46,3 +46,26 @@ def test_a_range_after_a_clause_is_read_in_every_layout(name):
 def test_the_data_range_and_ranges_of_other_things_stay_silent():
     _, findings = _rb009(CONTROLS, "controls.txt")
     assert findings == []
+
+
+PER_CLASS = {
+    "book.txt": "SETUP\n\nPick a class; a class deck is 6 cards.\n",
+    "book.md": "## Setup\n\nPick a class. *A class* has 6 cards.\n",
+    "numbered.txt": "1. Setup\n\n1) Pick a class: a faction deck is 6 cards.\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(PER_CLASS))
+def test_a_count_said_of_a_class_is_a_per_class_count(name):
+    # tidepool: four unique cards a class, two copies each, so 8 cards in each class
+    rb = Rulebook.from_text(PER_CLASS[name], name)
+    [finding] = run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB001",)))
+    assert finding.location.line == 3
+    assert finding.message.startswith("the rulebook states 6 cards per class")
+    assert finding.message.endswith("but the data has Coral 8, Kelp 8, Shell 8")
+
+
+def test_a_true_count_said_of_a_class_and_other_counts_stay_silent():
+    text = "RULES\n\nA class deck is 8 cards. Each faction is 8 cards.\n\nA class card costs 2 cards from your hand.\n"
+    rb = Rulebook.from_text(text, "controls.txt")
+    assert run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB001",))) == []
