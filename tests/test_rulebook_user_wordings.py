@@ -69,3 +69,26 @@ def test_a_true_count_said_of_a_class_and_other_counts_stay_silent():
     text = "RULES\n\nA class deck is 8 cards. Each faction is 8 cards.\n\nA class card costs 2 cards from your hand.\n"
     rb = Rulebook.from_text(text, "controls.txt")
     assert run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB001",))) == []
+
+
+BRACKETED = {
+    "book.txt": "WHAT IS IN THE BOX\n\nThe game comes with 26 cards (8 Coral, 8 Kelp and 8 Shell) and two dice.\n",
+    "book.md": "## In the box\n\nThe game comes with **26 cards** (8 Coral, 8 Kelp and 8 Shell) and two dice.\n",
+    "numbered.txt": "1. In the box\n\n1) The game comes with 26 cards (8 Coral, 8 Kelp and 8 Shell) and two dice.\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BRACKETED))
+def test_a_component_list_in_brackets_is_added_up(name):
+    # 8 + 8 + 8 = 24, the sentence says 26
+    rb = Rulebook.from_text(BRACKETED[name], name)
+    [finding] = run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB002",)))
+    assert finding.location.line == 3
+    assert "states 26 cards but its items add up to 24 (8 + 8 + 8, line 3)" in finding.message
+
+
+def test_brackets_that_are_not_a_component_list_stay_silent():
+    text = ("RULES\n\nDeal 7 cards (5 in a 2-player game, 4 with more players).\n\n"
+            "The game comes with 24 cards (8 Coral, 8 Kelp and 8 Shell).\n")
+    rb = Rulebook.from_text(text, "controls.txt")
+    assert run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB002",))) == []

@@ -49,7 +49,8 @@ _ITEM_CARDS = re.compile(r"^(?P<n>\d+)x?\s+" + _SUBJ + r"cards?\b", _F)
 _ITEM_NOUN = re.compile(r"^(?P<n>\d+)x?\s+(?P<subj>[A-Za-z][\w’' -]*?)\s*(?:[,(:;]|$)")
 _LIST_TOTAL = re.compile(r"^(?:[\w ]+:\s*)?\(?(?P<n>\d+)\s+(?:[\w-]+\s+){0,2}?cards?\)?:?\s*$", _F)
 #: "The box holds 26 cards: 8 Coral, 8 Kelp and 8 Shell cards." (a component list in one sentence).
-_SENTENCE_LIST = re.compile(rf"\b(?P<n>{NUMBER})\s+(?:[\w-]+\s+){{0,2}}?cards\b(?:\s+in\s+(?:all|total))?\s*:\s*(?P<items>[^.;:]+)", _F)
+#: "26 cards: 8 Coral, 8 Kelp and 8 Shell cards", or the items in brackets: "100 cards (30 Ember, ...)".
+_SENTENCE_LIST = re.compile(rf"\b(?P<n>{NUMBER})\s+(?:[\w-]+\s+){{0,2}}?cards\b(?:\s+in\s+(?:all|total))?\s*(?:(?P<colon>:)\s*(?P<items>[^.;:]+)|\(\s*(?P<bracketed>[^.;:()]+)\))", _F)
 _SENTENCE_ITEM = re.compile(rf"^(?:and\s+)?(?P<n>{NUMBER})\s+(?P<what>[A-Za-z][\w’' -]*)$", _F)
 _CONTENTS_HEADING = re.compile(r"\b(?:contents|components|in\s+the\s+box)\b", _F)
 _DEALS = (
@@ -75,7 +76,7 @@ _PER_CLASS_OR_COPIES = re.compile(r"\b(?:per\s+(?:class|faction)|cop(?:y|ies))\b
 _PER_CLASS_AFTER = re.compile(r"\s*(?:per|in\s+each|for\s+each)\s+(?:class|faction)", re.I)
 _ITEM_NUMBER = re.compile(r"(\d+)x?\s+(.*)")
 #: Fast first tests on the lower-cased text (they start with a literal): "26 cards: …", "classes: …".
-_CARDS_COLON = re.compile(r"cards\b(?:\s+in\s+(?:all|total))?\s*:")
+_CARDS_COLON = re.compile(r"cards\b(?:\s+in\s+(?:all|total))?\s*[:(]")
 _CLASSES_COLON = re.compile(r"(?:class|faction)(?:es|s)?\s*:")
 #: Parts of every match of _PER_CLASS and _CLASS_LIST (same flags), which re finds several times
 #: faster than the whole pattern (it starts with a number, tried at every word): windows without one are skipped.
@@ -254,15 +255,16 @@ def _bullet_lists(rb: Rulebook) -> list[ComponentList]:
 def _sentence_lists(rb: Rulebook) -> list[ComponentList]:
     out: list[ComponentList] = []
     for p in paragraphs_with(rb, "cards"):
-        if ":" not in p.text or not _CARDS_COLON.search(p.lowered):
+        if (":" not in p.text and "(" not in p.text) or not _CARDS_COLON.search(p.lowered):
             continue  # windows only for the few paragraphs that may hold a list
         for m in _found(_SENTENCE_LIST, p.text, windows(p, "cards")):
             items: list[tuple[Line, int, str]] = []
-            offset = m.start("items")
-            for part in re.split(r"\s*,\s*|\s+and\s+", m.group("items")):
+            group = "items" if m.group("colon") else "bracketed"
+            offset = m.start(group)
+            for part in re.split(r"\s*,\s*|\s+and\s+", m.group(group)):
                 im = _SENTENCE_ITEM.match(part.strip())
-                if im is None:
-                    items = []
+                if im is None or (group == "bracketed" and not im.group("what")[:1].isupper()):
+                    items = []  # in brackets only named items ("30 Ember"), not "(5 in a 2-player game, ...)"
                     break
                 at = p.text.find(part, offset)
                 offset = max(at, offset)

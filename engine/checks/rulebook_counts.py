@@ -160,6 +160,10 @@ def component_list_sum_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     A print shop counts the box against this list; a list that contradicts itself means
     one of its numbers is wrong. The message also gives the data's total.
 
+    Lists read: bullets under a stated total, and one sentence with the items after a colon
+    or in brackets ("The game comes with 26 cards (8 Coral, 8 Kelp and 8 Shell)"; bracketed
+    items must be named, so "7 cards (5 in a 2-player game, ...)" is not a list).
+
     Fails: "58 cards" followed by "• 18 Artifacts", "• 10 Wizards", "• 10 Potions",
     "• 10 Druids", "• 10 Shapeshifters", "• 2 overview cards" (they add up to 60).
     Passes: "60 cards" followed by the same items.
