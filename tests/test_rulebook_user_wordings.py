@@ -92,3 +92,25 @@ def test_brackets_that_are_not_a_component_list_stay_silent():
             "The game comes with 24 cards (8 Coral, 8 Kelp and 8 Shell).\n")
     rb = Rulebook.from_text(text, "controls.txt")
     assert run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB002",))) == []
+
+
+SHORT_LISTS = {
+    "book.txt": "CHOOSING\n\nPick one of the two factions: Coral or Kelp.\n",
+    "book.md": "## Choosing\n\nPick one of the *two factions*: Coral or Kelp.\n",
+    "numbered.txt": "1. Choosing\n\n1) Pick one of the two classes: Coral or Kelp.\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(SHORT_LISTS))
+def test_a_class_list_that_agrees_with_its_count_but_not_the_game_is_reported(name):
+    # tidepool has three main-deck classes: Coral, Kelp, Shell; the book never names Shell
+    rb = Rulebook.from_text(SHORT_LISTS[name], name)
+    [finding] = run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB001",)))
+    assert finding.location.line == 3
+    assert finding.message.endswith("but the data's main deck has 3; never named: Shell")
+
+
+def test_a_short_list_is_silent_when_the_book_names_the_other_class():
+    text = "RULES\n\nPick one of the two classes: Coral or Kelp.\n\nShell is the expansion's class.\n"
+    rb = Rulebook.from_text(text, "controls.txt")
+    assert run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB001",))) == []

@@ -11,6 +11,7 @@ from typing import Iterator
 
 from engine.checks.claims import Claim, class_lists, component_lists, count_claims, deal_claims, player_claims
 from engine.checks.common import Referent, at, class_referent, game_referent, plural, quote, referents_in, rulebook_of, words
+from engine.checks.textscan import lines_with
 from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
@@ -114,6 +115,10 @@ def rulebook_count_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     "N cards per class", "each class contains N cards", "a class deck is N cards", "N total cards", component-list
     items ("18 Artifacts"), "2-4 players", "4 playable classes: A, B, C".
 
+    Also a class list whose count agrees with its names but not with the game ("Pick one of
+    the three factions: Ember, Forest or Glacier" when the main deck has a fourth class the
+    book never names).
+
     Fails: the rulebook says "Each class contains 2 copies of 15 unique cards" and a class
     of the data has 16 unique cards.
     Passes: every class of the data has 15 unique cards, 2 copies each.
@@ -142,6 +147,7 @@ def rulebook_count_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
                 "list every class, or correct the number",
                 (deck.game.where("classes"),),
             )
+    yield from _short_class_lists(deck, rb)
     total = deck.total_copies
     for lst in component_lists(rb):
         if sum(n for _, n, _ in lst.items) == lst.total and lst.total != total:
@@ -151,6 +157,30 @@ def rulebook_count_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
                 "correct the component list or the card data",
                 (game_referent(deck).location,),
             )
+
+
+def _short_class_lists(deck: Deck, rb: Rulebook) -> Iterator[Problem]:
+    """A class list that states how many classes there are, names only classes of the data, and
+    leaves out main-deck classes the book never names ("Pick one of the three
+    factions: Ember, Forest or Glacier" in a game of four): the count and the list agree, the
+    game does not. Reported once, at the first such list."""
+    lists = class_lists(rb)
+    by_words = {tuple(words(c.name)): c for c in deck.game.classes}
+    named = {tuple(words(n)) for cl in lists for n, _, _ in cl.names}
+    left_out = [c for c in deck.game.classes if c.deck == "main" and tuple(words(c.name)) not in named
+                and not lines_with(rb, c.name.lower())]  # a class the book names elsewhere ("4 Enchant Cards") is not left out
+    if not left_out:
+        return
+    for cl in lists:
+        if cl.stated is not None and cl.stated == len(cl.names) and all(tuple(words(n)) in by_words for n, _, _ in cl.names):
+            yield Problem(
+                f"the rulebook states {plural(cl.stated, 'class', 'classes')} ({quote(cl.text)}) but the data's main deck has "
+                f"{len([c for c in deck.game.classes if c.deck == 'main'])}; never named: {', '.join(c.name for c in left_out)}",
+                at(rb, cl.line),
+                "list every class, or correct the number (or the classes in game.yaml)",
+                (deck.game.where("classes"),),
+            )
+            return
 
 
 @rule("RB002", "component-list-sum-mismatch", Severity.warning)
