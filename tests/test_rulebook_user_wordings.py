@@ -114,3 +114,25 @@ def test_a_short_list_is_silent_when_the_book_names_the_other_class():
     text = "RULES\n\nPick one of the two classes: Coral or Kelp.\n\nShell is the expansion's class.\n"
     rb = Rulebook.from_text(text, "controls.txt")
     assert run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB001",))) == []
+
+
+BARE_KEYWORDS = {
+    "book.txt": "PLAYING\n\nYour knight's Surge beats a shark; Tide means one more card.\n",
+    "book.md": "## Playing\n\nYour knight’s **Surge** beats a shark; *Tide* means one more card.\n",
+    "numbered.txt": "1. Playing\n\n1) Your knight's Surge beats a shark; Tide means one more card.\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BARE_KEYWORDS))
+def test_a_keyword_after_a_possessive_or_before_means_is_read_bare(name):
+    # tidepool's keywords are Surge! and Tide!; both written here without the "!", on line 3
+    rb = Rulebook.from_text(BARE_KEYWORDS[name], name)
+    [finding] = run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB007",)))
+    assert finding.location.line == 3
+    assert finding.message == "Surge! is also written Surge (line 3); Tide! is also written Tide (line 3)"
+
+
+def test_verbs_and_plain_words_stay_silent():
+    text = "RULES\n\nSurge ahead and Tide them over.\n\nThe tide means the sea comes in; a surge of water.\n"
+    rb = Rulebook.from_text(text, "controls.txt")
+    assert run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB007",))) == []

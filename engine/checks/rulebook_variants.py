@@ -5,9 +5,9 @@ Variants read, each located at its line and column:
 - quoted without "!": “Rally”, "Rally.";
 - another case: "rally!", "RALLY!" (in a line that is not an all-capitals heading);
 - bare, without quotes, where the words around it make it a keyword, not a verb: "a Surge
-  card", "Play Surge to roll": the word right after is card/keyword/ability/effect, or the
-  word right before is a/an/the/play/use/with/each/every/any/your/of/keyword/ability ("the
-  keyword Tide rolls"; an imperative
+  card", "Play Surge to roll": the word right after is card/keyword/ability/effect/means, or
+  the word right before is a/an/the/play/use/with/each/every/any/your/of/keyword/ability or a
+  possessive ("the keyword Tide rolls", "your knight's Smite", "Rally means"; an imperative
   "Destroy a card." is a verb and is left alone);
 - a list of three or more keywords, all without "!": "Chance, Destroy, Enchant".
 
@@ -30,8 +30,9 @@ from engine.model import Deck
 from engine.registry import Problem, rule
 from engine.rulebook import Line, Rulebook
 
-_NOUN_AFTER = re.compile(r"\s+(?:cards?|keywords?|abilit(?:y|ies)|effects?)\b", re.I)
-_WORD_BEFORE = re.compile(r"\b(?:a|an|the|play|plays|use|uses|using|with|each|every|any|your|of|keyword|ability)\s+$", re.I)
+_NOUN_AFTER = re.compile(r"\s+(?:cards?|keywords?|abilit(?:y|ies)|effects?|means)\b", re.I)
+# a possessive before makes the word a thing a card has ("your knight's Smite beats a dragon")
+_WORD_BEFORE = re.compile(r"(?:\b(?:a|an|the|play|plays|use|uses|using|with|each|every|any|your|of|keyword|ability)|\w['’]s)\s+$", re.I)
 _LIST = re.compile(r"(?:\b[A-Z][a-z]+\b(?!!)(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)){2,}\b[A-Z][a-z]+\b(?!!)")
 
 # "\b[A-Z][a-z]+\b" written to start with its capital (the look-behind after it is the first \b).
