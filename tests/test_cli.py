@@ -217,3 +217,15 @@ def test_only_checks_reads_a_selection_of_engine_checks_alone(select, alone):
     from engine.registry import Selection, only_checks
 
     assert only_checks(Selection(select)) is alone
+
+
+def test_check_reads_the_rulebook_game_yaml_names_and_says_when_it_is_missing(game_copy):
+    # tidepool (three classes: Coral, Kelp, Shell); its game.yaml gets `rulebook: rules.txt`
+    game = game_copy("tidepool")
+    (game / "game.yaml").write_text((game / "game.yaml").read_text() + "\nrulebook: rules.txt\n")
+    result = runner.invoke(app, ["check", str(game), "--select", "RB"])
+    assert result.exit_code == 0 and "game.yaml names the rulebook 'rules.txt'" in result.stderr and "does not exist" in result.stderr
+    (game / "rules.txt").write_text("RULES\n\nPick one of the two classes: Coral or Kelp.\n")
+    result = runner.invoke(app, ["check", str(game), "--select", "RB001"])
+    assert [line.split()[2] for line in result.stdout.splitlines() if " warning " in line] == ["RB001"]
+    assert "rules.txt:3:1: warning RB001" in result.stdout and "never named: Shell" in result.stdout

@@ -12,7 +12,7 @@ import typer
 
 from engine.findings import exit_code
 from engine.registry import RULES
-from pipeline.cli.common import (Format, load_or_exit, out, print_findings, print_summary, rulebook_or_exit, selection_or_exit,
+from pipeline.cli.common import (Format, err, load_or_exit, out, print_findings, print_summary, rulebook_or_exit, selection_or_exit,
                                  target_option, validate_target)
 
 
@@ -41,6 +41,8 @@ def check(
     if not only_checks(selection):  # the engine checks alone (--select RB) never read the target: no pydantic, no pikepdf
         validate_target(target)
     deck = load_or_exit(game_dir, format)
+    if rulebook is None:
+        rulebook = _named_rulebook(deck, game_dir)
     if rulebook is not None:
         rulebook_or_exit(rulebook)  # a clear exit 2 for a missing or unreadable file
     findings = preflight(deck, rulebook, selection, target=target)
@@ -51,6 +53,19 @@ def check(
         if stats:
             print_class_stats(deck)
     raise typer.Exit(exit_code(findings, strict))
+
+
+def _named_rulebook(deck, game_dir: Path) -> Path | None:
+    """The rulebook game.yaml names (``rulebook:``, relative to the game folder), checked when no
+    ``--rulebook`` is given; a named file that is missing is said on stderr (the checks run without it)."""
+    if not deck.game.rulebook:
+        return None
+    path = Path(deck.folder or game_dir) / deck.game.rulebook
+    if path.is_file():
+        return path
+    err.print(f"note: game.yaml names the rulebook {deck.game.rulebook!r} but {path} does not exist; "
+              "the rulebook checks are skipped (fix the path or give --rulebook FILE)", markup=False)
+    return None
 
 
 def print_class_stats(deck) -> None:
