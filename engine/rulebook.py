@@ -198,10 +198,11 @@ class Rulebook:
 
     @classmethod
     def read(cls, path: str | Path) -> Rulebook:
-        """Read a rulebook file (UTF-8, else Windows-1252, else Latin-1).
+        """Read a rulebook file (UTF-16 when it starts with its byte order mark, else UTF-8,
+        else Windows-1252, else Latin-1).
 
         Raises OSError when the file cannot be read and :class:`RulebookError` (an
-        OSError) when it is binary or larger than :data:`MAX_RULEBOOK_BYTES`.
+        OSError) when it is binary, empty or larger than :data:`MAX_RULEBOOK_BYTES`.
         """
         from engine.load import display_path
 
@@ -213,15 +214,23 @@ class Rulebook:
         path = Path(path)
         data = path.read_bytes()
         if len(data) > MAX_RULEBOOK_BYTES:
-            raise RulebookError(f"{path} is larger than {MAX_RULEBOOK_BYTES} bytes; a rulebook is a text file")
-        if b"\x00" in data[:4096]:
-            raise RulebookError(f"{path} is not a text file (give the rulebook as plain text or Markdown)")
-        for encoding in ("utf-8-sig", "cp1252", "latin-1"):
+            raise RulebookError(f"{path} is {len(data):,} bytes, over the {MAX_RULEBOOK_BYTES:,} bytes deckpress reads as a rulebook; give the rules text alone")
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # a UTF-16 byte order mark (Notepad's "Unicode")
             try:
-                text = data.decode(encoding)
-                break
+                text = data.decode("utf-16")
             except UnicodeDecodeError:
-                continue
+                raise RulebookError(f"{path} starts with a UTF-16 byte order mark but is not UTF-16 text") from None
+        elif b"\x00" in data[:4096]:
+            raise RulebookError(f"{path} is not a text file (give the rulebook as plain text or Markdown, UTF-8 or UTF-16)")
+        else:
+            for encoding in ("utf-8-sig", "cp1252", "latin-1"):
+                try:
+                    text = data.decode(encoding)
+                    break
+                except UnicodeDecodeError:
+                    continue
+        if not text.strip():
+            raise RulebookError(f"{path} is empty: there is no rules text to check")
         return text
 
     @classmethod

@@ -39,6 +39,24 @@ def test_binary_file_is_refused(tmp_path):
         Rulebook.read(path)
 
 
+def test_utf16_file_with_its_byte_order_mark_is_read(tmp_path):
+    path = tmp_path / "rules.txt"
+    path.write_bytes("RULES\r\n\r\nDeal each player 5 cards – Surge!\r\n".encode("utf-16"))  # Notepad's "Unicode": BOM + UTF-16 LE
+    rb = Rulebook.read(path)
+    assert rb.line(3).body == "Deal each player 5 cards – Surge!" and rb.line(1).heading
+
+
+def test_empty_and_oversized_files_are_refused_with_what_was_expected(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n\n")
+    with pytest.raises(RulebookError, match="is empty: there is no rules text to check"):
+        Rulebook.read(empty)
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"Play a card.\n" * 400_000)  # 5,200,000 bytes
+    with pytest.raises(RulebookError, match="is 5,200,000 bytes, over the 5,000,000 bytes deckpress reads as a rulebook"):
+        Rulebook.read(big)
+
+
 def test_cli_check_with_rulebook_json_and_exit_codes(tmp_path):
     runner = CliRunner()
     rb = tmp_path / "rules.txt"
