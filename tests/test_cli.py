@@ -229,3 +229,9 @@ def test_check_reads_the_rulebook_game_yaml_names_and_says_when_it_is_missing(ga
     result = runner.invoke(app, ["check", str(game), "--select", "RB001"])
     assert [line.split()[2] for line in result.stdout.splitlines() if " warning " in line] == ["RB001"]
     assert "rules.txt:3:1: warning RB001" in result.stdout and "never named: Shell" in result.stdout
+
+
+def test_stats_with_json_says_it_is_text_only():
+    result = runner.invoke(app, ["check", "carddata/apprentice", "--select", "RB", "--format", "json", "--stats"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["findings"] == []
+    assert "--stats prints its table in the text format only" in result.stderr

@@ -48,6 +48,8 @@ def check(
     findings = preflight(deck, rulebook, selection, target=target)
     if format is Format.json:
         print_findings(findings, format)
+        if stats:
+            err.print("note: --stats prints its table in the text format only (the JSON output is the findings)", markup=False)
     else:
         print_summary(findings, verbose)
         if stats:
