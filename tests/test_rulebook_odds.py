@@ -42,7 +42,7 @@ def test_each_wording_is_read_as_its_event_with_its_exact_chance(sentence, event
     [
         "Roll the D12 twice and add 1 to your score for each 12: a roll of 12 shows up 1 in 12 times.",  # an add not the rolls'
         "Roll 2D12 twice and add them: a roll of 40 comes up 1 in 9 times.",  # two dice, twice: four dice or two sums?
-        "Roll the D12: a roll of 24 comes up 1 in 144 times.",  # one D12 cannot show 24: misread
+        "Roll the D12 twice; the two together make 24 one time in 144.",  # impossible on one die next to "twice": misread
     ],
 )
 def test_an_uncertain_reading_is_left_alone(sentence):
@@ -55,3 +55,17 @@ def test_a_glued_number_is_read_only_for_a_die_of_the_game():
     [(event, stated)] = _read(sentence, frozenset({20}))
     assert (event, stated) == (Event(faces=20, count=3, values=frozenset({5, 6})), Fraction(1, 2))
     assert chance(event) == Fraction(6 + 10, 8000)  # a sum of 5: 6 ways, of 6: 10 ways
+
+
+def test_a_number_the_die_cannot_show_is_a_slip_when_nothing_hints_at_more_dice():
+    # "A roll of 7 on the D6": no face of a D6 is 7, so the stated half is wrong (chance 0)
+    from conftest import GAMES
+    from engine.checks import run_checks
+    from engine.load import load_game
+    from engine.registry import CheckContext, Selection
+
+    [(event, stated)] = _read("A roll of 7 on the D6 wins half the time.", frozenset({6}))
+    assert (event, stated, chance(event)) == (Event(faces=6, values=frozenset({7})), Fraction(1, 2), 0)
+    rb = Rulebook.from_text("Odds\n\nA roll of 7 on the D6 wins half the time.\n", "odds.txt")
+    [finding] = run_checks(load_game(GAMES / "tidepool"), CheckContext(rulebook=rb), Selection(select=("RB017",)))
+    assert finding.message.endswith("but 7 on a D6 cannot be rolled (the dice show 1-6)")

@@ -124,6 +124,11 @@ def _event(sentence: str, faces: int, count: int) -> Event | None:
     return None
 
 
+#: Words that make an impossible number a sign of a misread sentence, not a slip ("roll twice and
+#: the two make 24"); without them "a roll of 7 on the D6" is a slip and is reported.
+_MISREAD_HINTS = re.compile(r"\b(?:twice|times|rolls|sum|total|add\w*|together|combined)\b", re.I)
+
+
 def _possible(event: Event) -> bool:
     """True when some roll of the event's dice is in the event (its numbers lie in count..count*faces)."""
     low, high = event.count, event.count * event.faces
@@ -135,7 +140,8 @@ def odds_claims(rb: Rulebook, faces: frozenset[int] | None = None) -> Iterator[t
 
     ``faces``: the game's dice (their face counts); a die written with its number glued on
     ("2D12") is read only when the game has it (None: any). A claim whose event the dice as
-    read cannot show ("a roll of 24" on one D12) is left out: the dice were misread."""
+    read cannot show is left out when the sentence also says "twice", "total", "add"… ("roll
+    the D12 twice, the two make 24": the dice were misread); "a roll of 7 on the D6" is kept."""
     for p, spans in sentences_in(rb, *DIE_ANCHORS):
         for start, end in spans:  # a claim names its die
             sentence = p.text[start:end]
@@ -146,9 +152,10 @@ def odds_claims(rb: Rulebook, faces: frozenset[int] | None = None) -> Iterator[t
             count = to_int(die.group("n") or die.group("k") or "1") or 1
             # the event is read without the die's name and the stated chance ("1 in 2 times" is no tries)
             rest = sentence[: die.start()] + " " * (die.end() - die.start()) + sentence[die.end():]
-            event = _event(rest.replace(stated[2], " " * len(stated[2]), 1), int(die.group("f")), count)
-            if event is None or not _possible(event):
-                continue
+            reading = rest.replace(stated[2], " " * len(stated[2]), 1)
+            event = _event(reading, int(die.group("f")), count)
+            if event is None or (not _possible(event) and _MISREAD_HINTS.search(reading)):
+                continue  # an impossible number next to "twice", "total", "add": the dice were misread
             at_ = start + len(sentence) - len(sentence.lstrip())
             yield p.line_at(at_), p.column_at(at_), sentence.strip(), event, *stated
 
@@ -182,9 +189,10 @@ def rulebook_probability_wrong(deck: Deck, ctx) -> Iterator[Problem]:
         if abs(true - stated) <= tolerance:
             continue
         die = dice.get(event.faces)
+        odds = f"has a chance of {true.numerator}/{true.denominator} = {_percent(true)}" if true else \
+            f"cannot be rolled (the dice show {event.count}-{event.count * event.faces})"
         yield Problem(
-            f"the rulebook states {words.strip()} ({quote(sentence, 90)}) but {event.describe()} has a chance of "
-            f"{true.numerator}/{true.denominator} = {_percent(true)}",
+            f"the rulebook states {words.strip()} ({quote(sentence, 90)}) but {event.describe()} {odds}",
             at(rb, line, column),
             f"correct the figure to {_percent(true)} (or the event it describes)",
             (die.where() if die is not None else deck.game.where("dice"),),
