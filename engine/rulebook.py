@@ -325,8 +325,9 @@ class Rulebook:
                 continue
             explicit = "table" in title.lower() or title.lower().startswith("toc")
             items = self._toc_items(i)
-            if not items or (len(items) < 2 and not items[0].bullet and not _LEADERS.search(items[0].body)):
-                continue  # one plain line after the header is not a contents list
+            plain = not any(it.bullet or _LEADERS.search(it.body) for it in items)
+            if not items or (plain and (len(items) < 2 or not self._name_sections(items, i, 1))):
+                continue  # plain lines are a contents list when two or more and one names a section
             paged = sum(1 for it in items if _PAGE_NUMBER.search(it.body)) * 2 >= len(items)
             loose = not paged and _loose_pages(items)
             if not explicit and not paged and not all(LINK.search(it.raw) for it in items) and not self._name_sections(items, i):
@@ -334,12 +335,13 @@ class Rulebook:
             return _toc_entries(items, paged, loose)
         return []
 
-    def _name_sections(self, items: list[Line], i: int) -> bool:
-        """True when most items (two or more, at least half) are headings after line ``i + 1``:
-        a plain "Contents" list of sections, not the box's components ("24 cards", "1 D4")."""
-        titles = {normalise_title(ln.body) for ln in self.lines[i + 1:] if ln.heading}
-        named = sum(1 for it in items if normalise_title(it.body) in titles)
-        return named >= 2 and named * 2 >= len(items)
+    def _name_sections(self, items: list[Line], i: int, least: int = 2) -> bool:
+        """True when most items (``least`` or more, at least half; only ``least`` when it is 1) are
+        headings after the items (the header on line ``i + 1``): a plain "Contents" list of sections, not the box's
+        components ("24 cards", "1 D4")."""
+        titles = {normalise_title(ln.body) for ln in self.lines[items[-1].number:] if ln.heading}
+        named = sum(1 for it in items if normalise_title(strip_page_number(_LOOSE_PAGE.sub("", it.body))) in titles or normalise_title(it.body) in titles)
+        return named >= least and (least == 1 or named * 2 >= len(items))
 
     def _toc_items(self, i: int) -> list[Line]:
         """The contents lines after the header on line ``i + 1``: bullets (a list may have blank
