@@ -37,6 +37,8 @@ _SECTION_NUMBER = re.compile(r"^\s*(?:(?:chapter|section|part)\s+\d{1,2}[.):]?|\
 #: (one space is part of the title: "Section 1").
 _PAGE_NUMBER = re.compile(r"(?:\s*(?:[.·…_]\s*){2,}|\s{2,})\d{1,4}\s*$")
 _LEADERS = re.compile(r"(?:[.·…_]\s*){2,}\d{1,4}\s*$")
+#: A page number after one space ("Setup 4"), read as one only when most entries end in a number.
+_LOOSE_PAGE = re.compile(r"\s+\d{1,4}\s*$")
 
 class _once:
     """A property worked out on first use and then kept in the instance (``functools.cached_property``
@@ -312,12 +314,14 @@ class Rulebook:
         """The table of contents as entries (empty when the rulebook has none; cached).
 
         A "Table of Contents" line (repeated lines are one header) followed by its items:
-        bullets, numbered lines, or lines ending in a page number ("Setup ...... 4"). For a
-        bare "Contents" line the items must be Markdown links, carry page numbers or mostly
-        be headings of the book, because a plain "Contents:" list is usually the box's
-        component list. Titles lose
-        their dot leaders and page numbers; the level comes from indentation, or from the
-        section number's depth ("2.1 Deal" is under "2 Setup").
+        bullets, numbered lines, lines ending in a page number ("Setup ...... 4"), or a run
+        (two or more, up to a blank line) of plain short title lines ("Overview", "Setup").
+        For a bare "Contents" line the items must be Markdown links, carry page numbers or
+        mostly be headings of the book, because a plain "Contents:" list is usually the box's
+        component list. Titles lose their dot leaders and page numbers; a number after one
+        space ("Overview 2") is a page number only when most items end in one and the titles
+        without it stay distinct ("Round 1", "Round 2" keep theirs). The level comes from
+        indentation, or from the section number's depth ("2.1 Deal" is under "2 Setup").
         """
         if self._toc is None:
             self._toc = self._find_toc()
@@ -330,29 +334,34 @@ class Rulebook:
                 continue
             explicit = "table" in title.lower() or title.lower().startswith("toc")
             items = self._toc_items(i)
-            if not items:
-                continue
+            plain = not any(it.bullet or _LEADERS.search(it.body) for it in items)
+            if not items or (plain and (len(items) < 2 or not self._name_sections(items, i, 1))):
+                continue  # plain lines are a contents list when two or more and one names a section
             paged = sum(1 for it in items if _PAGE_NUMBER.search(it.body)) * 2 >= len(items)
+            loose = not paged and _loose_pages(items)
             if not explicit and not paged and not all(LINK.search(it.raw) for it in items) and not self._name_sections(items, i):
                 continue
-            return _toc_entries(items, paged)
+            return _toc_entries(items, paged, loose)
         return []
 
-    def _name_sections(self, items: list[Line], i: int) -> bool:
-        """True when most items (two or more, at least half) are headings after line ``i + 1``:
-        a plain "Contents" list of sections, not the box's components ("24 cards", "1 D4")."""
-        titles = {normalise_title(ln.body) for ln in self.lines[i + 1:] if ln.heading}
-        named = sum(1 for it in items if normalise_title(it.body) in titles)
-        return named >= 2 and named * 2 >= len(items)
+    def _name_sections(self, items: list[Line], i: int, least: int = 2) -> bool:
+        """True when most items (``least`` or more, at least half; only ``least`` when it is 1) are
+        headings after the items (the header on line ``i + 1``): a plain "Contents" list of sections, not the box's
+        components ("24 cards", "1 D4")."""
+        titles = {normalise_title(ln.body) for ln in self.lines[items[-1].number:] if ln.heading}
+        named = sum(1 for it in items if normalise_title(strip_page_number(_LOOSE_PAGE.sub("", it.body))) in titles or normalise_title(it.body) in titles)
+        return named >= least and (least == 1 or named * 2 >= len(items))
 
     def _toc_items(self, i: int) -> list[Line]:
+        """The contents lines after the header on line ``i + 1``: bullets (a list may have blank
+        lines), lines with dot leaders, or a run of plain short title lines up to a blank line."""
         items: list[Line] = []
         for nxt in self.lines[i + 1:]:
             if nxt.blank or (not items and _TOC.match(nxt.body.strip())):
                 if nxt.blank and items and not items[-1].bullet:
-                    break  # a run of page-numbered lines ends at a blank line
+                    break  # a run of page-numbered or plain lines ends at a blank line
                 continue
-            if not nxt.bullet and not _LEADERS.search(nxt.body):
+            if not nxt.bullet and not _LEADERS.search(nxt.body) and not _plain_entry(nxt, items):
                 break
             items.append(nxt)
         return items
@@ -361,8 +370,24 @@ class Rulebook:
         return f"Rulebook({self.path!r}, {len(self.lines)} lines)"
 
 
-def _toc_entries(items: list[Line], paged: bool) -> list[TocEntry]:
-    """Entries of contents lines: titles without page numbers, levels from indentation or numbering."""
+def _loose_pages(items: list[Line]) -> bool:
+    """True when most items end in a number after one space ("Setup 4") and the titles without
+    it stay distinct: page numbers, not part of the titles ("Part 1", "Part 2")."""
+    ended = [it for it in items if _LOOSE_PAGE.search(it.body)]
+    stripped = [normalise_title(_LOOSE_PAGE.sub("", it.body)) for it in ended]
+    return len(ended) * 2 > len(items) and len(set(stripped)) == len(stripped)
+
+
+def _plain_entry(line: Line, items: list[Line]) -> bool:
+    """True for a line without a bullet or leaders that reads as a contents entry: a short
+    title (≤ 8 words, ≤ 70 characters, no sentence end) in a run of such lines."""
+    text = line.body.strip()
+    return (not items or not items[-1].bullet) and (text[:1].isupper() or text[:1].isdigit()) and len(text) <= 70 and len(text.split()) <= 8 and not text.endswith((".", "!", "?", ",", ";", ":"))
+
+
+def _toc_entries(items: list[Line], paged: bool, loose: bool = False) -> list[TocEntry]:
+    """Entries of contents lines: titles without page numbers (after one space too when ``loose``),
+    levels from indentation or numbering."""
     indents = [len(it.raw) - len(it.raw.lstrip()) for it in items]
     base = min(indents)
     steps = sorted({d - base for d in indents if d > base})
@@ -370,6 +395,7 @@ def _toc_entries(items: list[Line], paged: bool) -> list[TocEntry]:
     out = []
     for it, indent in zip(items, indents):
         title = strip_page_number(it.body) if paged or _LEADERS.search(it.body) else it.body.strip()
+        title = _LOOSE_PAGE.sub("", title).strip() or title if loose else title
         depth = re.match(r"^\s*\d{1,2}((?:\.\d{1,2})+)\s", it.body)
         level = depth.group(1).count(".") if depth and indent == base else (indent - base) // unit
         out.append(TocEntry(it, level, title))

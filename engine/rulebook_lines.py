@@ -89,3 +89,26 @@ def _list_intro(text: str) -> bool:
     words = text.rstrip(":").split()
     lower = [w for w in words if len(w) > 3 and w[:1].islower()]
     return "," in text or (len(words) > 3 and bool(lower))
+
+
+_NUMBER_DEPTH = re.compile(r"^\s*\d{1,2}((?:\.\d{1,2})*)(?:[.)]|(?<=\.\d)|(?<=\.\d\d))\s+\S")  # "1.", "2)", "2.1", "2.1." (not "3 Players")
+
+
+def heading_rank(raw: str, body: str, markdown: bool) -> tuple[str, int]:
+    """A heading's kind and depth as the text marks it, ``(kind, depth)`` (depth 1 = top):
+    ``("#", n)`` for a Markdown heading of n ``#`` marks; ``("bold", 1)`` for a bold-only
+    Markdown line; ``("number", n)`` for a title numbered with n parts ("1. Setup" 1,
+    "2.1 Deal" 2); in plain text ``("caps", 1)``, ``("colon", 1)`` (ends with ":") or
+    ``("plain", 1)``. Kinds have no order between them; depths order within a kind."""
+    m = MD_HEADING.match(raw) if markdown and "#" in raw[:4] else None
+    if m:
+        return "#", len(m.group(1))
+    if markdown and _BOLD_LINE.match(raw):
+        return "bold", 1
+    n = _NUMBER_DEPTH.match(body)
+    if n:
+        return "number", n.group(1).count(".") + 1
+    text = body.strip()
+    if any(c.isalpha() for c in text) and not any(c.islower() for c in text):
+        return "caps", 1
+    return ("colon", 1) if text.endswith(":") else ("plain", 1)

@@ -21,17 +21,23 @@ from engine.findings import Severity
 from engine.model import Card, Deck
 from engine.registry import Problem, rule
 
-_CLAIM = re.compile(r"\b(?:each|every|all|the)\s+(?:of\s+the\s+)?(?:class|classes|faction|factions)\b[^.;]*?\b(?:equal(?:ly)?|same|balanced|even(?:ly)?|identical)\b", re.I)
+_CLAIM = re.compile(r"\b(?:each|every|all|both|the)\s+(?:of\s+the\s+)?(?:(?:two|three|four|five|six|seven|eight|\d{1,2})\s+)?(?:class|classes|faction|factions)\b[^.;]*?\b(?:equal(?:ly)?|same|balanced|even(?:ly)?|identical)\b", re.I)
 _CARDS = re.compile(r"\b(?:equal|same)\s+(?:number\s+of\s+)?cards\b|\bcards?\s+(?:are|is)\s+equal\b", re.I)
+#: "No class is stronger than another", "no faction is more powerful than the others": power is equal.
+_NONE_STRONGER = re.compile(r"\bno\s+(?:class|faction)\s+is\s+(?:any\s+)?(?:stronger|weaker|more\s+powerful|less\s+powerful)\s+than\s+(?:another|any\s+other|the\s+others?)\b", re.I)
+#: A word that turns a claim of equality around: "are not equal", "doesn't have the same", "never
+#: balanced", "none of the classes" ("no matter which" is no negation).
+_NEGATION = re.compile(r"\b(?:not|never|none|neither|nor|no(?!\s+matter))\b|n't\b", re.I)
 _POWER = re.compile(r"\b(?:power(?:ful)?|strong|strength)\b", re.I)  # "equally strong" is a power claim
 
 
 def _may_claim(sentence: str) -> bool:
-    """False when ``sentence`` cannot match _CLAIM: it holds none of its closing words (tested on
-    the case-folded text, where every letter re.I matches in "equal", "even", "balanced", "same" and
-    "dent" (of "identical") folds to itself; several times cheaper than the pattern)."""
+    """False when ``sentence`` cannot match _CLAIM nor _NONE_STRONGER: it holds none of their closing
+    words (tested on the case-folded text, where every letter re.I matches in "equal", "even",
+    "balanced", "same", "dent" (of "identical"), "than", "stronger", "weaker" and "powerful" folds
+    to itself; several times cheaper than the patterns)."""
     folded = sentence.casefold()
-    return "equal" in folded or "even" in folded or "same" in folded or "balanced" in folded or "dent" in folded
+    return "equal" in folded or "even" in folded or "same" in folded or "balanced" in folded or "dent" in folded or ("than" in folded and ("stronger" in folded or "weaker" in folded or "powerful" in folded))
 
 
 @dataclass
@@ -96,12 +102,34 @@ def _unequal(stats: list[ClassStats], what: str) -> str | None:
     return f"{'printed cards' if what == 'cards' else 'expected power'}: {shown}"
 
 
+def _claim_aspects(sentence: str) -> tuple[list[str], re.Match | None]:
+    """What a sentence claims equal ("cards", "power") and the match of the claim, or ``([], None)``
+    when it claims no equality: none read, or the claim negated ("the classes are not equal",
+    "each class doesn't have the same power", "none of the classes are balanced")."""
+    m = _NONE_STRONGER.search(sentence)
+    if m is not None:
+        return ["power"], m
+    m = _CLAIM.search(sentence)
+    clause = max(sentence.rfind(",", 0, m.start()), sentence.rfind(";", 0, m.start()), sentence.rfind(":", 0, m.start()), 0) if m else 0
+    if m is None or _NEGATION.search(sentence, clause, m.end()):  # in the claim's clause
+        return [], None
+    rest = re.split(r"[;:]", sentence[m.start():], maxsplit=1)[0]  # the clause of the claim
+    aspects = [a for a, rx in (("cards", _CARDS), ("power", _POWER)) if rx.search(rest)]
+    if not aspects and re.search(r"\bbalanced\b", rest, re.I):
+        aspects = ["cards", "power"]
+    return aspects, m
+
+
 @rule("RB020", "rulebook-balance-claim-wrong", Severity.warning)
 def rulebook_balance_claim_wrong(deck: Deck, ctx) -> Iterator[Problem]:
     """The rulebook says the classes are equal (in cards, in power, or "balanced") and the data's classes are not.
 
     Power is compared as each class's expected power (a rolled "?" at its die's mean;
     keyword effects not counted, and listed). ``deckpress check --stats`` prints the table.
+
+    A negated statement ("the classes are not equal in power", "each class doesn't have the
+    same total", "none of the classes are balanced") claims no equality and is not checked;
+    "all four classes are equally strong" and "no class is stronger than another" claim equal power.
 
     Fails: "Each class has equal cards and equal power" where Shell's expected power is 33
     and Coral's 37.
@@ -117,13 +145,11 @@ def rulebook_balance_claim_wrong(deck: Deck, ctx) -> Iterator[Problem]:
     if len(stats) < 2:
         return
     for p, s, sentence in class_sentences(rb):
-        m = _CLAIM.search(sentence) if _may_claim(sentence) else None
+        if not _may_claim(sentence):
+            continue
+        aspects, m = _claim_aspects(sentence)
         if m is None:
             continue
-        rest = re.split(r"[;:]", sentence[m.start():], maxsplit=1)[0]  # the clause of the claim
-        aspects = [a for a, rx in (("cards", _CARDS), ("power", _POWER)) if rx.search(rest)]
-        if not aspects and re.search(r"\bbalanced\b", rest, re.I):
-            aspects = ["cards", "power"]
         wrong = [w for w in (_unequal(stats, a) for a in aspects) if w]
         if not wrong:
             continue

@@ -26,6 +26,7 @@ from engine.findings import Severity
 from engine.model import Deck
 from engine.registry import Problem, rule
 from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, TocEntry, normalise_title, to_int
+from engine.rulebook_lines import heading_rank
 
 # "\bx" written "x(?<!\wx)": the pattern starts with its letter, which re skips to.
 _RANGES = (
@@ -195,6 +196,11 @@ def table_of_contents_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     12 artifacts, the text defines 18), misleads a reader who navigates by the contents,
     as screen-reader users do.
 
+    Headings of a kind or depth the contents never name are subsections, not left-out
+    sections: a flat list of "# " sections is not faulted for the "## " headings under
+    them, nor "1. Setup" for "1.1 Deal", nor a list naming only capitals headings for the
+    other headings of a plain text (kinds: :func:`engine.rulebook_lines.heading_rank`).
+
     Fails: the contents list "Artifacts" with 12 entries and the text has 18 artifact headings.
     Passes: the contents list all 18.
     """
@@ -204,26 +210,22 @@ def table_of_contents_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     entries = rb.toc()
     if not entries:
         return
-    end = entries[-1].line.number
-    unused = list(range(len(entries)))
-    by_title: dict[str, list[int]] = {}
-    for i, e in enumerate(entries):
-        by_title.setdefault(normalise_title(e.title), []).append(i)
+    seen, unused, named = _match_headings(rb, entries)
     current: int | None = None
     missing: dict[int, list[Line]] = {}
     top: list[Line] = []
-    titles: dict[str, str] = {}  # heading text → its normalised title (books repeat headings: "Example", "Setup")
-    for h in (h for h in rb.headings() if h.number > end):
-        title = titles.get(h.body)
-        if title is None:
-            title = titles[h.body] = normalise_title(h.body)
-        hits = by_title.get(title)
-        if hits:
-            current = hits.pop(0)
-            unused.remove(current)
+    ranks: dict[str, tuple[str, int]] = {}
+    for h, hit in seen:
+        if hit is not None:
+            current = hit
             continue
         if current is None:
             continue
+        rank = ranks.get(h.raw)
+        if rank is None:
+            rank = ranks[h.raw] = heading_rank(h.raw, h.body, rb.markdown)  # books repeat headings
+        if rank[1] > named.get(rank[0], 0):
+            continue  # a subsection, of a kind or depth the contents do not list
         has_children = current + 1 < len(entries) and entries[current + 1].level > entries[current].level
         if has_children:
             missing.setdefault(current, []).append(h)
@@ -251,6 +253,31 @@ def table_of_contents_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
         )
     for i in unused:
         yield Problem(f"the table of contents lists '{entries[i].title}' but no section has that heading", at(rb, entries[i].line), "add the section or correct the entry", ())
+
+
+def _match_headings(rb: Rulebook, entries: list[TocEntry]) -> tuple[list[tuple[Line, int | None]], list[int], dict[str, int]]:
+    """Each heading after the contents with the entry it matches (None), the entries no heading
+    matches, and per heading kind the deepest depth the contents name (:func:`heading_rank`)."""
+    end = entries[-1].line.number
+    unused = list(range(len(entries)))
+    by_title: dict[str, list[int]] = {}
+    for i, e in enumerate(entries):
+        by_title.setdefault(normalise_title(e.title), []).append(i)
+    titles: dict[str, str] = {}  # heading text → its normalised title (books repeat headings: "Example", "Setup")
+    seen: list[tuple[Line, int | None]] = []
+    named: dict[str, int] = {}
+    for h in (h for h in rb.headings() if h.number > end):
+        title = titles.get(h.body)
+        if title is None:
+            title = titles[h.body] = normalise_title(h.body)
+        hits = by_title.get(title)
+        hit = hits.pop(0) if hits else None
+        if hit is not None:
+            unused.remove(hit)
+            kind, depth = heading_rank(h.raw, h.body, rb.markdown)
+            named[kind] = max(named.get(kind, 0), depth)
+        seen.append((h, hit))
+    return seen, unused, named
 
 
 def _children(entries: list[TocEntry], parent: int) -> int:
