@@ -23,10 +23,8 @@ from typing import NamedTuple
 
 from engine.gcpause import collector_paused
 from engine.numberwords import NUMBER, to_int  # noqa: F401  (the claims read numbers through the reader)
-from engine.rulebook_lines import LINK, MD_HEADING, ends_sentence, marked, plain_heading
+from engine.rulebook_lines import LINK, MAX_RULEBOOK_BYTES, MD_HEADING, RulebookError, decode_rulebook, ends_sentence, marked, plain_heading  # noqa: F401
 
-#: Refuse files larger than this (bytes): a rulebook is text, not an archive.
-MAX_RULEBOOK_BYTES = 5_000_000
 
 _TOC = re.compile(r"^(?:table of contents|contents|toc)\s*:?$", re.I)
 #: Between two sentences: an end mark (and closing quotes), space, and a capital or opening quote.
@@ -54,8 +52,6 @@ class _once:
         return value
 
 
-class RulebookError(OSError):
-    """A rulebook file that cannot be used as text (binary, or larger than MAX_RULEBOOK_BYTES)."""
 
 
 class _LineFields(NamedTuple):
@@ -214,26 +210,7 @@ class Rulebook:
     def read_text(path: str | Path) -> str:
         """The text of a rulebook file, decoded as :meth:`read` does, not parsed; raises as :meth:`read`."""
         path = Path(path)
-        data = path.read_bytes()
-        if len(data) > MAX_RULEBOOK_BYTES:
-            raise RulebookError(f"{path} is {len(data):,} bytes, over the {MAX_RULEBOOK_BYTES:,} bytes deckpress reads as a rulebook; give the rules text alone")
-        if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # a UTF-16 byte order mark (Notepad's "Unicode")
-            try:
-                text = data.decode("utf-16")
-            except UnicodeDecodeError:
-                raise RulebookError(f"{path} starts with a UTF-16 byte order mark but is not UTF-16 text") from None
-        elif b"\x00" in data[:4096]:
-            raise RulebookError(f"{path} is not a text file (give the rulebook as plain text or Markdown, UTF-8 or UTF-16)")
-        else:
-            for encoding in ("utf-8-sig", "cp1252", "latin-1"):
-                try:
-                    text = data.decode(encoding)
-                    break
-                except UnicodeDecodeError:
-                    continue
-        if not text.strip():
-            raise RulebookError(f"{path} is empty: there is no rules text to check")
-        return text
+        return decode_rulebook(path.read_bytes(), path)
 
     @classmethod
     def from_text(cls, text: str, path: str = "<rulebook>") -> Rulebook:

@@ -6,6 +6,46 @@ docstring). Works on strings, so :class:`engine.rulebook.Line` is made once per 
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+#: Refuse files larger than this (bytes): a rulebook is text, not an archive.
+MAX_RULEBOOK_BYTES = 5_000_000
+
+
+class RulebookError(OSError):
+    """A rulebook file that cannot be used as text (binary, empty, or larger than MAX_RULEBOOK_BYTES)."""
+
+
+def decode_rulebook(data: bytes, path: Path) -> str:
+    """The text of a rulebook file's bytes: UTF-16 when they start with its byte order mark, else
+    UTF-8 (a BOM dropped), else Windows-1252, else Latin-1. Raises :class:`RulebookError` naming
+    ``path`` for more than :data:`MAX_RULEBOOK_BYTES`, a binary file (a NUL in its first 4 kB) or
+    one with no text."""
+    if len(data) > MAX_RULEBOOK_BYTES:
+        raise RulebookError(f"{path} is {len(data):,} bytes, over the {MAX_RULEBOOK_BYTES:,} bytes deckpress reads as a rulebook; give the rules text alone")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):  # a UTF-16 byte order mark (Notepad's "Unicode")
+        try:
+            text = data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise RulebookError(f"{path} starts with a UTF-16 byte order mark but is not UTF-16 text") from None
+    elif b"\x00" in data[:4096]:
+        raise RulebookError(f"{path} is not a text file (give the rulebook as plain text or Markdown, UTF-8 or UTF-16)")
+    else:
+        for encoding in ("utf-8-sig", "cp1252", "latin-1"):  # latin-1 decodes any bytes: the loop always ends with a text
+            text = _decoded(data, encoding)
+            if text is not None:
+                break
+    if not text.strip():
+        raise RulebookError(f"{path} is empty: there is no rules text to check")
+    return text
+
+
+def _decoded(data: bytes, encoding: str) -> str | None:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+
 
 _BULLET = re.compile(r"^(\s*)(?:[-*+•–—▪◦·]|\(?\d{1,2}[.)])\s+")
 #: A Markdown ``#`` heading: its ``#`` marks (group 1) and title (group 2).
