@@ -36,9 +36,10 @@ _RANGES = (
     # "Power values range from 1 up to 10"
     re.compile(rf"p(?<!\wp)ower\b(?:\s+(?:values?|levels?|numbers?|of\s+a\s+card))?\s+(?:(?:goes|go|runs?|ranges?|is|are|lies|lie)\s+)?(?:from|between)\s+(?P<a>{NUMBER})\s+(?:(?:up\s+)?to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
     # a clause between: "Power is printed on the card and goes from 2 to 10" (no digit, sentence
-    # mark or die/roll/player/score word in between, so "power ... the die goes from 1 to 6" is not read)
-    re.compile(rf"p(?<!\wp)ower\b(?:(?!\b(?:die|dice|rolls?|rolled|players?|points?|scores?|turns?|costs?|decks?|hands?)\b)[^.;:!?\d]){{1,60}}?\b(?:goes|go|runs?|ranges?|lies|lie)\s+(?:from|between)\s+(?P<a>{NUMBER})\s+(?:(?:up\s+)?to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
+    # mark in between, and no die/roll/player/score word: _OTHER_THING, so "power ... the die goes from 1 to 6" is not read)
+    re.compile(rf"p(?<!\wp)ower\b(?P<gap>[^.;:!?\d]{{1,60}}?)\b(?:goes|go|runs?|ranges?|lies|lie)\s+(?:from|between)\s+(?P<a>{NUMBER})\s+(?:(?:up\s+)?to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
 )
+_OTHER_THING = re.compile(r"\b(?:die|dice|rolls?|rolled|players?|points?|scores?|turns?|costs?|decks?|hands?)\b", re.I)
 _NUMBERED = re.compile(r"\bnumbered\s+(?P<a>\d+)\s*(?:[-–]|to)\s*(?P<b>\d+)", re.I)
 _LETTERS = re.compile(r"\bletters\s+(?:either\s+)?(?P<set>[A-Z](?:\s*,\s*(?:(?:or|and)\s+)?[A-Z](?!\w)|\s+(?:or|and)\s+[A-Z](?!\w))+)")
 _VALUE_LIST = re.compile(r"\((?P<vals>[x×+\-−]?\d+(?:\s*,\s*[x×+\-−]?\d+)+)\)")
@@ -83,14 +84,15 @@ def rulebook_power_range_mismatch(deck: Deck, ctx) -> Iterator[Problem]:
     # a literal each match holds ("level"; "from"/"between"), its paragraphs found book-wide and
     # tested first: most "power" paragraphs state no range
     holding = [set(indexes_with(rb, *needs)) for needs in (("ranging",), ("level",), ("from", "between"))]
+    verbs = holding[2] & set(indexes_with(rb, "goes", "go ", "run", "range", "lie"))  # the clause form's verb, a literal first
     for k in indexes_with(rb, "power"):  # every range read is said of power
         p, seen = paragraphs[k], set()
-        for rx, anchor, need in zip(_RANGES, ("ranging", "power", "power", "power"), holding + holding[-1:]):
+        for rx, anchor, need in zip(_RANGES, ("ranging", "power", "power", "power"), holding + [verbs]):
             if k not in need:
                 continue
             for m in (m for start, end in windows_at(rb, k, anchor) for m in rx.finditer(p.text, start, end)):
-                if m.start("a") in seen:
-                    continue  # two phrasings reading the same range
+                if m.start("a") in seen or ("gap" in rx.groupindex and _OTHER_THING.search(m.group("gap"))):
+                    continue  # two phrasings reading the same range, or a clause about something else
                 seen.add(m.start("a"))
                 a, b = to_int(m.group("a")), to_int(m.group("b"))
                 loc = at(rb, p.line_at(m.start()), p.column_at(m.start()))
