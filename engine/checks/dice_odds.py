@@ -15,6 +15,7 @@ Fraction(7, 12)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from fractions import Fraction
 
 
@@ -70,6 +71,7 @@ def sums(faces: int, count: int) -> dict[int, int]:
     return ways
 
 
+@lru_cache(maxsize=4096)  # a book states the same few events again and again (an Event is frozen: hashable)
 def chance(event: Event) -> Fraction:
     """The exact probability of ``event`` (0..1). Raises ValueError for a die of fewer than 2 faces."""
     if event.faces < 2 or event.count < 1:
