@@ -18,7 +18,9 @@ event on that die:
 Where the reading is uncertain the sentence is left alone rather than risk a false finding:
 rolls repeated and an "add" that is not the rolls' ("roll twice and add 1 to your score"),
 dice named and rolled again and added ("roll 2D6 twice and add"), or an event the dice as
-read cannot show ("a roll of 24" read on one D12).
+read cannot show in a sentence that also says "twice", "total", "add"… (the dice were
+misread). Without those words an impossible number is a slip: "a roll of 7 on the D6" is
+reported as a number the die cannot show.
 
 Chances read: "50%", "half the time", "one in six", "three times in four", "1/6".
 
