@@ -286,3 +286,21 @@ def test_index_has_the_power_braille_key_with_the_game_s_own_choices():
     assert rows["?"]["cells"] == "⠿⠦"
     html = render_index(deck)
     assert 'id="power"' in html and "chosen for this game, not standard UEB" in html
+
+
+@pytest.mark.parametrize("target, page, expected", [
+    ("images/fireball.png", "cards/fireball.html", "../images/fireball.png"),
+    ("cards/ember-ranger.html", "cards/fireball.html", "ember-ranger.html"),
+    ("braille/mini-card-reference.brf", "index.html", "braille/mini-card-reference.brf"),
+    ("cards/forest/a.html", "cards/ember/b/index.html", "../../forest/a.html"),
+    ("cards/x.html", "cards/x.html/index.html", "."),
+    ("cards//./a.html", "cards/b.html", "a.html"),
+    ("../outside.html", "cards/b.html", "../../outside.html"),
+])
+def test_relative_href_is_relpath_without_the_working_folder(target, page, expected):
+    import posixpath
+    from pathlib import PurePosixPath
+
+    from pipeline.archive.links import relative_href
+
+    assert relative_href(target, PurePosixPath(page)) == expected == posixpath.relpath(target, str(PurePosixPath(page).parent))

@@ -23,7 +23,6 @@ in print) and reports ``AR`` findings.
 
 from __future__ import annotations
 
-import posixpath
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -34,7 +33,7 @@ import jinja2
 
 from engine.model import BrailleSettings, Card, Deck, Die
 from pipeline.archive.downloads import write_downloads
-from pipeline.archive.links import check_qr_links, page_path
+from pipeline.archive.links import check_qr_links, page_path, relative_href as _href
 from pipeline.archive.quickstart import QUICKSTART_PAGE, render_quickstart
 from pipeline.braille.cells import dots
 from pipeline.braille.dice import encode_die, key_text
@@ -61,17 +60,11 @@ class ArchiveError(ValueError):
     """The inputs of the archive do not fit together (e.g. the fronts PDF has the wrong page count)."""
 
 
-def _href(target: str, from_page: PurePosixPath) -> str:
-    """A relative link from one archive page to another file of the archive."""
-    return posixpath.relpath(target, str(from_page.parent) or ".")
-
-
 def _root(from_page: PurePosixPath) -> str:
     depth = len(from_page.parts) - 1
     return "../" * depth
 
 
-@lru_cache(maxsize=1)
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The jinja2 environment for templates/archive: autoescape ON for every template, strict undefined.
@@ -86,6 +79,13 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+
+
+@lru_cache(maxsize=1)
+def _card_template() -> jinja2.Template:
+    """card.html.j2, loaded once per process: ``get_template`` stats the file (and its base) on every call
+    to see whether it changed, 23 µs a card page; a build never edits its templates."""
+    return environment().get_template("card.html.j2")
 
 
 def paragraphs(text: str | None) -> list[str]:
@@ -230,23 +230,33 @@ def _quickstart(deck: Deck) -> list[str]:
     ] + ([f"Dice used: {', '.join(d.name for d in g.dice)}; the braille key of each is below."] if g.dice else [])
 
 
+def _page_paths(deck: Deck) -> dict[str, PurePosixPath | None]:
+    """The page file of each card's archive path (:func:`page_path`; None for an unsafe path), by that path."""
+    return {path: page_path(path) for path in map(deck.game.archive.path_for, deck.cards)}
+
+
 def render_card_page(deck: Deck, card: Card, block: BrailleBlock | None = None, face: _Face | None = None,
                      title: str | None = None, neighbours: tuple[Card | None, Card | None] = (None, None),
-                     downloads: dict | None = None) -> str:
+                     downloads: dict | None = None, pages: dict[str, PurePosixPath | None] | None = None) -> str:
     """The HTML of one card's archive page (str); ``downloads`` is the view of
     :func:`pipeline.archive.downloads.write_downloads` (the card's card-reference entry and page,
-    links to the volume). Raises ArchiveError when the card's path is unsafe."""
-    rel = page_path(deck.game.archive.path_for(card))
+    links to the volume); ``pages`` the page paths of the deck's cards (``_page_paths``), made once
+    for a whole archive (default: worked out here). Raises ArchiveError when the card's path is unsafe."""
+    def page_of(other: Card) -> PurePosixPath | None:
+        path = deck.game.archive.path_for(other)
+        return pages[path] if pages is not None else page_path(path)
+
+    rel = page_of(card)
     if rel is None:
         raise ArchiveError(f"card {card.id}: archive path {deck.game.archive.path_for(card)!r} leaves the archive folder")
     cls = deck.game.class_by_id(card.class_id)
 
     def link(other: Card | None) -> dict | None:
-        other_rel = page_path(deck.game.archive.path_for(other)) if other else None
+        other_rel = page_of(other) if other else None
         return {"href": _href(str(other_rel), rel), "name": other.name} if other_rel else None
 
     keywords = [{"name": k, "summary": kw.summary if (kw := deck.game.keyword(k)) else "No summary in the game data."} for k in card.keywords]
-    return environment().get_template("card.html.j2").render(
+    return _card_template().render(
         game=deck.game, card=card, cls=cls or _missing_class(card), title=title or _titles(deck)[card.id],
         root=_root(rel), self_href=rel.name, provisional=card.provenance.value == "provisional",
         face=face, power=_power_text(deck, card), keywords=keywords, rules=paragraphs(card.rules),
@@ -361,17 +371,17 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     written = [write_text(out_dir / "index.html", render_index(deck, downloads))] + downloaded
     written.append(write_text(out_dir / QUICKSTART_PAGE, render_quickstart(deck, _quickstart(deck), environment())))  # the boxes' QR page
     written.append(write_bytes(out_dir / STYLESHEET, (ARCHIVE_TEMPLATES / STYLESHEET).read_bytes()))
-    titles = _titles(deck)
+    titles, pages = _titles(deck), _page_paths(deck)
     cards = deck.cards
     for i, card in enumerate(cards):
-        rel = page_path(deck.game.archive.path_for(card))
+        rel = pages[deck.game.archive.path_for(card)]
         if rel is None:
             continue
         face = faces.get(card.id)
         if face is not None:
             face = _Face(_href(face.href, rel), face.width, face.height)
         neighbours = (cards[i - 1] if i > 0 else None, cards[i + 1] if i + 1 < len(cards) else None)
-        html = render_card_page(deck, card, blocks.get(card.id), face, titles[card.id], neighbours, downloads)
+        html = render_card_page(deck, card, blocks.get(card.id), face, titles[card.id], neighbours, downloads, pages)
         written.append(write_text(out_dir / rel, html))
     written += [out_dir / "images" / f"{cid}.png" for cid in faces]
     return written
