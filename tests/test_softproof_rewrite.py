@@ -56,3 +56,12 @@ def test_colours_are_rewritten_like_the_parser_does(target):
 ])
 def test_streams_the_rewrite_cannot_read_go_to_the_parser(content, target):
     assert softproof._rewrite_colours(content, target) is None
+
+
+def test_operands_longer_than_the_first_window_are_read_whole(target):
+    # 4 operands of 12 digits: 52 bytes, more than the 40 the rewrite looks at first
+    content = b"q 0.1234567890 0.2345678901 0.3456789012 0.4567890123 k 0 0 5 5 re f Q\n0.25 g\n0.000000000000000000000000000000000000005 G"
+    fast = softproof._rewrite_colours(content, target, {})
+    assert fast is not None and fast.startswith(b"q ") and b"0.4567890123" not in fast
+    assert _as_numbers(_parsed(fast)) == _as_numbers(_reference(content, target))
+    assert [op for _, op in _parsed(fast) if op in ("rg", "RG")] == ["rg", "rg", "RG"]

@@ -54,7 +54,9 @@ def _instructions(stream_owner, target: PrintTarget) -> list:
 # String literals and comments, skipped whole (a "1 k" inside a string is no operator;
 # reportlab escapes every parenthesis inside a string), and the colour operators as tokens.
 _SKIPPED = re.compile(rb"\((?:\\.|[^\\()])*\)|%[^\r\n]*")
-_COLOUR_OP = re.compile(rb"(?<=\s)[kKgG](?=\s|\Z)")
+# Each pattern starts with its character (class) and looks behind after it: re then skips to the
+# candidate bytes in C instead of trying a look-behind at every byte (the same matches).
+_COLOUR_OP = re.compile(rb"[kKgG](?<=\s[kKgG])(?=\s|\Z)")
 _NUM = rb"[-+]?(?:\d+\.?\d*|\.\d+)"
 # The operands just before an operator: whole number tokens (a delimiter or the start before them).
 _CMYK_OPERANDS = re.compile(rb"(?<![^\s\[\]()<>{}/%])(?:" + _NUM + rb"\s+){4}\Z")
@@ -63,27 +65,45 @@ _GRAY_OPERANDS = re.compile(rb"(?<![^\s\[\]()<>{}/%])" + _NUM + rb"\s+\Z")
 # Inline images (BI … ID … EI) carry binary data the byte-level rewrite cannot skip: a stream
 # with one goes through pikepdf's full parser instead.
 _INLINE_IMAGE = re.compile(rb"(?<![^\s])(?:BI|ID)(?![^\s])")
-_OPEN_PAREN = re.compile(rb"(?<!\\)\(")
+#: How far back the operands are looked for first: "0.843137 0.4 0.2 0.05 " is 24 bytes.
+_SHORT_HEAD = 40
+
+
+def _operands(pattern: re.Pattern, head: bytes) -> tuple[int, bytes] | None:
+    """Where in ``head`` the operands ``pattern`` matches at its end start, and their text; or None.
+
+    The numbers before an operator are one run of tokens, so the match is the same in any window
+    holding all of it and the byte before it; the last 40 bytes are tried first (a pattern search
+    costs about its window's length), the whole head when the match is not inside them."""
+    short = head[-_SHORT_HEAD:]
+    if len(short) < len(head) and (found := pattern.search(short)) is not None and found.start() > 0:
+        return len(head) - len(short) + found.start(), found.group(0)
+    found = pattern.search(head)
+    return (found.start(), found.group(0)) if found is not None else None
 
 
 def _number(v: float) -> bytes:
     return (f"{v:.4f}".rstrip("0").rstrip(".") or "0").encode()
 
 
-def _rewrite_colours(data: bytes, target: PrintTarget) -> bytes | None:
+def _rewrite_colours(data: bytes, target: PrintTarget, memo: dict | None = None) -> bytes | None:
     """``data`` (a decoded content stream) with every k/K/g/G as its sRGB rg/RG soft proof, or
     None when the stream holds an inline image, a string with an unescaped parenthesis nested
     in it, or a colour operator whose operands are not plain numbers (then the caller parses it
     with pikepdf).
 
     Same colours as :func:`_instructions` (the same :func:`_rgb`), every other byte untouched:
-    several times faster than parsing the stream into Python objects and writing it back."""
-    if _INLINE_IMAGE.search(data):
+    several times faster than parsing the stream into Python objects and writing it back.
+    ``memo`` keeps each operator's replacement by its operand text, for one target (a deck's
+    pages set the same few colours again and again)."""
+    if (b"BI" in data or b"ID" in data) and _INLINE_IMAGE.search(data):
         return None
+    memo = {} if memo is None else memo
     skipped = [m.span() for m in _SKIPPED.finditer(data)]
-    if sum(data[a] == 0x28 for a, _ in skipped) != len(_OPEN_PAREN.findall(data)):
-        return None  # an unescaped parenthesis nested in a string: the spans above are wrong
     starts = [a for a, _ in skipped]
+    # the unescaped "(" (every "(" but those right after a backslash) must each start a string span
+    if bytes(map(data.__getitem__, starts)).count(0x28) != data.count(b"(") - data.count(b"\\("):
+        return None  # an unescaped parenthesis nested in a string: the spans above are wrong
     out, done = [], 0
     for match in _COLOUR_OP.finditer(data):
         at = match.start()
@@ -92,21 +112,24 @@ def _rewrite_colours(data: bytes, target: PrintTarget) -> bytes | None:
             continue  # inside a string or comment
         op = match.group(0)
         head = data[max(done, at - 96):at]
-        found = (_CMYK_OPERANDS if op in b"kK" else _GRAY_OPERANDS).search(head)
+        found = _operands(_CMYK_OPERANDS if op in b"kK" else _GRAY_OPERANDS, head)
         if found is None:
             return None
-        begin, operands = at - len(head) + found.start(), found.group(0).split()
-        if found.start() == 0 and begin > done and not _DELIMITER.match(data, begin - 1):
+        begin, operands = at - len(head) + found[0], found[1].split()
+        if found[0] == 0 and begin > done and not _DELIMITER.match(data, begin - 1):
             return None  # the 96-byte window cut a token: let pikepdf read it
-        values = [float(v) for v in operands]
-        cmyk = tuple(values) if op in b"kK" else (0.0, 0.0, 0.0, 1.0 - values[0])
-        out += [data[done:begin], b" ".join(_number(v) for v in _rgb(cmyk, target)), b" rg" if op in b"kg" else b" RG"]
+        key = (op, *operands)
+        if (replaced := memo.get(key)) is None:
+            values = [float(v) for v in operands]
+            cmyk = tuple(values) if op in b"kK" else (0.0, 0.0, 0.0, 1.0 - values[0])
+            replaced = memo[key] = b" ".join(_number(v) for v in _rgb(cmyk, target)) + (b" rg" if op in b"kg" else b" RG")
+        out += [data[done:begin], replaced]
         done = at + 1
     out.append(data[done:])
     return b"".join(out)
 
 
-def _proofed_stream(owner, target: PrintTarget) -> bytes:
+def _proofed_stream(owner, target: PrintTarget, memo: dict | None = None) -> bytes:
     """The soft-proofed bytes of a page's or Form XObject's content (see :func:`_rewrite_colours`)."""
     if isinstance(owner, pikepdf.Page):
         contents = owner.obj.get("/Contents")
@@ -114,7 +137,7 @@ def _proofed_stream(owner, target: PrintTarget) -> bytes:
         data = b"\n".join(c.read_bytes() for c in streams)  # an array is one content stream (ISO 32000-1 §7.8.2)
     else:
         data = owner.read_bytes()
-    fast = _rewrite_colours(data, target)
+    fast = _rewrite_colours(data, target, memo)
     return fast if fast is not None else pikepdf.unparse_content_stream(_instructions(owner, target))
 
 
@@ -133,7 +156,7 @@ def _proof_image(xobject: pikepdf.Stream, target: PrintTarget) -> None:
             del xobject[key]
 
 
-def _proof_resources(pdf: pikepdf.Pdf, resources, target: PrintTarget, seen: set) -> None:
+def _proof_resources(pdf: pikepdf.Pdf, resources, target: PrintTarget, seen: set, memo: dict | None = None) -> None:
     for xobject in (resources.get("/XObject") or {}).values():
         if xobject.objgen in seen:
             continue
@@ -141,8 +164,8 @@ def _proof_resources(pdf: pikepdf.Pdf, resources, target: PrintTarget, seen: set
         if xobject.get("/Subtype") == Name.Image:
             _proof_image(xobject, target)
         elif xobject.get("/Subtype") == Name.Form:
-            xobject.write(_proofed_stream(xobject, target))
-            _proof_resources(pdf, xobject.get("/Resources") or {}, target, seen)
+            xobject.write(_proofed_stream(xobject, target, memo))
+            _proof_resources(pdf, xobject.get("/Resources") or {}, target, seen, memo)
 
 
 def _soft_proof_to(source: str | Path, dest, target: PrintTarget | str | None) -> None:
@@ -154,9 +177,10 @@ def _soft_proof_to(source: str | Path, dest, target: PrintTarget | str | None) -
         raise RasterError(f"cannot open PDF {source}: {exc}") from None
     with pdf:
         seen: set = set()
+        memo: dict = {}  # colour operator replacements, this target's
         for page in pdf.pages:
-            page.obj.Contents = pdf.make_stream(_proofed_stream(page, target))
-            _proof_resources(pdf, page.obj.get("/Resources") or {}, target, seen)
+            page.obj.Contents = pdf.make_stream(_proofed_stream(page, target, memo))
+            _proof_resources(pdf, page.obj.get("/Resources") or {}, target, seen, memo)
         pdf.save(dest, deterministic_id=True)
 
 
