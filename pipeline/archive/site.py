@@ -27,9 +27,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import jinja2
+from PIL import Image
 
 from engine.model import BrailleSettings, Card, Deck, Die
 from pipeline.archive.downloads import write_downloads
@@ -68,17 +69,10 @@ def _root(from_page: PurePosixPath) -> str:
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     """The jinja2 environment for templates/archive: autoescape ON for every template, strict undefined.
-
-    One per process, so each template is compiled once, not once per page.
-    """
-    return jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(ARCHIVE_TEMPLATES)),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+    One per process, so each template is compiled once, not once per page."""
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(ARCHIVE_TEMPLATES)), autoescape=True,
+                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                              keep_trailing_newline=True)
 
 
 @lru_cache(maxsize=1)
@@ -330,23 +324,30 @@ def power_key(deck: Deck) -> list[dict]:
 
 
 def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: Path, dpi: float,
-                 target: str | None = None, proofed: bytes | None = None) -> dict[str, _Face]:
-    wanted = {c.id for c in deck.cards}
+                 target: str | None = None, proofed: bytes | None = None, keep: Callable[[str, object], bool] | None = None) -> dict[str, _Face]:
+    """Write ``images/<card id>.png`` from each deck card's first page; the faces by card id, in page order.
+    A face ``keep`` answers True for (``keep("images/<id>.png", (card, dpi))``) is in place already: not rendered."""
+    cards = {c.id: c for c in deck.cards}
+    first: dict[str, int] = {}
+    for i, card_id in enumerate(page_ids):
+        if card_id in cards:
+            first.setdefault(card_id, i)
     faces: dict[str, _Face] = {}
-    count = 0
-    for card_id, raster in zip(page_ids, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True, target=target, proofed=proofed)):
-        count += 1
-        if card_id not in wanted or card_id in faces:
-            continue
-        path = out_dir / "images" / f"{card_id}.png"
-        write_bytes(path, png_bytes(raster.image))
+    for card_id in first:
+        if keep is not None and keep(f"images/{card_id}.png", (cards[card_id], dpi)):
+            with Image.open(out_dir / "images" / f"{card_id}.png") as kept:  # the size from the PNG header
+                faces[card_id] = _Face(f"images/{card_id}.png", kept.width, kept.height)
+    pages = [i for card_id, i in first.items() if card_id not in faces]
+    for i, raster in zip(pages, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True, target=target, proofed=proofed, pages=pages)):
+        card_id = page_ids[i]
+        write_bytes(out_dir / "images" / f"{card_id}.png", png_bytes(raster.image))
         faces[card_id] = _Face(f"images/{card_id}.png", raster.image.width, raster.image.height)
-    return faces
+    return {card_id: faces[card_id] for card_id in first}
 
 
 def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path | None, out_dir: str | Path,
                   page_ids: Sequence[str] | None = None, face_dpi: float = FACE_DPI, target: str | None = None,
-                  proofed: bytes | None = None) -> list[Path]:
+                  proofed: bytes | None = None, keep: Callable[[str, object], bool] | None = None) -> list[Path]:
     """Write the game's archive into ``out_dir``; returns every written path (index first).
 
     ``blocks`` are the braille stage's blocks by card id (a card without one gets a page
@@ -355,7 +356,10 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     them), soft-proofed for the printing ``target`` (id, default fogra39) and rasterised at ``face_dpi`` (trim only, 288 × 480 px at 96 dpi for 3×5 in);
     None writes pages without a face image; ``proofed`` is that PDF's soft proof when already made
     (:func:`pipeline.render.softproof.soft_proof_bytes`). A card whose archive path is unsafe gets no
-    page (:func:`check_qr_links` reports it). Raises ArchiveError when the fronts PDF's
+    page (:func:`check_qr_links` reports it). ``keep`` (a rebuild, :class:`pipeline.build.cardkeys.Keeper`)
+    is asked per face (:func:`_write_faces`) and per card page, ``keep(<page path>, (card, block, face,
+    title, the neighbours' (name, path), the card reference view))``: True leaves the file as it is in
+    ``out_dir`` (kept from the previous build). Raises ArchiveError when the fronts PDF's
     page count does not match, RasterError for an unreadable PDF, OutputError when
     ``out_dir`` cannot be written.
     """
@@ -363,7 +367,7 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     faces: dict[str, _Face] = {}
     if fronts_pdf is not None:
         ids = list(page_ids) if page_ids is not None else [c.id for c in deck.cards]
-        faces = _write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi, target, proofed)
+        faces = _write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi, target, proofed, keep)
         missing = [c.id for c in deck.cards if c.id not in faces]
         if missing:
             raise ArchiveError(f"{fronts_pdf} has no face page for card(s) {', '.join(missing[:5])}")
@@ -381,6 +385,11 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
         if face is not None:
             face = _Face(_href(face.href, rel), face.width, face.height)
         neighbours = (cards[i - 1] if i > 0 else None, cards[i + 1] if i + 1 < len(cards) else None)
+        links = [(n.name, str(pages[deck.game.archive.path_for(n)])) if n else None for n in neighbours]
+        inputs = (card, blocks.get(card.id), face, titles[card.id], links, _reference_view(downloads, card, rel))
+        if keep is not None and keep(rel.as_posix(), inputs):
+            written.append(out_dir / rel)
+            continue
         html = render_card_page(deck, card, blocks.get(card.id), face, titles[card.id], neighbours, downloads, pages)
         written.append(write_text(out_dir / rel, html))
     written += [out_dir / "images" / f"{cid}.png" for cid in faces]

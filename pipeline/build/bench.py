@@ -5,6 +5,8 @@ process and its workers, peak resident memory):
 
 - all shipped games, cold (empty output folder) and warm (unchanged rebuild);
 - the shipped games cold with proofs;
+- Enchant and a 300-card synthetic deck, every stage, cold and after a one-card edit (the rebuild
+  renders that card's proof, archive face and page, height map; :mod:`pipeline.build.cardkeys`);
 - CPU time per stage of a 300-card synthetic deck in one process (:mod:`pipeline.build.bench_stages`);
 - the like-for-like print figure: ``deckpress render`` of 300 cards of name, number and QR,
   per card, next to a bare reportlab loop drawing the same (:mod:`pipeline.build.benchfloor`);
@@ -127,6 +129,27 @@ def print_floor(tmp: Path, n: int = 300) -> str:
             f"(x{wall / floor:.1f}){status}")
 
 
+def one_card_edit(tmp: Path, label: str, game: Path, old: str, new: str) -> tuple[str, int]:
+    """A build of every stage (proofs included) of a copy of ``game``: cold, then again after one card's
+    data is edited (``old`` → ``new`` in its cards.yaml, once), which renders only that card's per-card
+    files (:mod:`pipeline.build.cardkeys`). Returns the line (both CPU and wall times) and the failed count."""
+    copy = tmp / f"edit-{game.name}" / game.name
+    shutil.copytree(game, copy)
+    out = tmp / f"edit-{game.name}-out"
+    args = ["build", str(copy), "--out", str(out), "--quiet", "--paper", "letter"]
+    cards = copy / "cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    if text.count(old) != 1:
+        return f"{label:<38} the edit {old!r} is not once in {cards}: not measured", 1
+    cold = measure(args)
+    cards.write_text(text.replace(old, new), encoding="utf-8")
+    edited = measure(args)
+    failed = int(cold[3] != 0) + int(edited[3] != 0)
+    flag = "" if not failed else "  FAILED"
+    return (f"{label:<38} cold cpu {cold[1]:6.2f} s (wall {cold[0]:6.2f} s)   after a one-card edit cpu {edited[1]:6.2f} s "
+            f"(wall {edited[0]:6.2f} s){flag}"), failed
+
+
 def translation_throughput(strings: list[str], rounds: int = 3) -> tuple[float, float]:
     """Strings per second: raw liblouis vs deckpress's translator (same distinct strings, grade 2).
 
@@ -197,6 +220,12 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(out, ignore_errors=True)  # a failed build (reported above) may have left none
         report("shipped games + proofs, cold", ["build", "--out", str(out), "--quiet"], SHIPPED_PROOFS_S)
         print(print_floor(tmp_path), flush=True)
+        for label, game, edit in (("one-card edit, Enchant (57 cards)", ROOT / "carddata" / "enchant", ('name: "Hatchling"', 'name: "Hatchlings"')),
+                                  ("one-card edit, synthetic 300 cards", synthetic_game(tmp_path / "edit-source" / "synthetic-300", 300),
+                                   ("name: Ember Hero 4\n", "name: Ember Heroes 4\n"))):
+            line, broke = one_card_edit(tmp_path, label, game, *edit)
+            failed += broke
+            print(line, flush=True)
         per_stage = synthetic_game(tmp_path / "stages-300", 300)
         print("per stage, synthetic 300 cards, every stage but vendor, cold (pipeline/build/bench_stages.py):")
         print("\n".join(stage_lines(stage_cpu(per_stage, tuple(n for n, _ in STAGES if n != "vendor"), tmp_path / "stages-out"), 300)), flush=True)

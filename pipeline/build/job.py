@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Callable, Protocol, TypeVar
 
 from engine.findings import Finding
 
@@ -76,6 +76,16 @@ class TactileProduct:
     composite: Path | None = None
 
 
+class Reuse(Protocol):
+    """What the per-card stages may keep from the previous build (:class:`pipeline.build.cardkeys.CardReuse`)."""
+
+    def keeper(self, stage: str, folder: str, *shared: object) -> Callable[[str, object], bool]:
+        """The ``keep(name, inputs)`` a renderer's loop asks per file under ``folder``."""
+
+    def save(self, stage: str) -> None:
+        """Leave what ``stage`` asked for in the staging folder, for the manifest."""
+
+
 _Product = TypeVar("_Product")
 
 
@@ -92,7 +102,9 @@ class Job:
     findings so far, and the products of the stages that have run (None until then).
 
     ``deck`` is what the build prints (the print run, :func:`engine.runs.run_deck`);
-    ``source`` the whole game as loaded, which the engine checks read (None: ``deck``).
+    ``source`` the whole game as loaded, which the engine checks read (None: ``deck``);
+    ``reuse`` what the per-card stages may keep from the previous build (:mod:`pipeline.build.cardkeys`;
+    None: render every card).
     """
 
     deck: Deck
@@ -103,6 +115,7 @@ class Job:
     printed: PrintProduct | None = None
     tactile: TactileProduct | None = None
     source: Deck | None = None
+    reuse: Reuse | None = None
 
     @property
     def game_deck(self) -> Deck:

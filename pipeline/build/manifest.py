@@ -212,13 +212,22 @@ def build_key(game_dir: Path, settings: dict) -> str:
     return digest.hexdigest()
 
 
-def file_entries(folder: Path) -> list[dict]:
-    """Every file under ``folder`` (except the manifest) as ``{path, bytes, sha256}``, sorted by path."""
-    return [
-        {"path": p.relative_to(folder).as_posix(), "bytes": p.stat().st_size, "sha256": sha256_file(p)}
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.name != MANIFEST and p.relative_to(folder).as_posix() != STAGING_MARK
-    ]
+def file_entries(folder: Path, verified: dict[str, tuple[int, str]] | None = None) -> list[dict]:
+    """Every file under ``folder`` (except the manifest) as ``{path, bytes, sha256}``, sorted by path.
+
+    ``verified`` gives ``(bytes, sha256)`` of files hashed already this build (the per-card files kept
+    from the previous build, :mod:`pipeline.build.cardkeys`): used when the size still matches.
+    """
+    known = verified or {}
+    out = []
+    for p in sorted(folder.rglob("*")):
+        rel = p.relative_to(folder).as_posix()
+        if not p.is_file() or p.name == MANIFEST or rel == STAGING_MARK:
+            continue
+        size = p.stat().st_size
+        sha = known[rel][1] if rel in known and known[rel][0] == size else sha256_file(p)
+        out.append({"path": rel, "bytes": size, "sha256": sha})
+    return out
 
 
 def read_manifest(folder: Path) -> dict | None:
@@ -256,8 +265,13 @@ def volume_entries(folder: Path) -> list[dict]:
     return out
 
 
-def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
+def write_manifest(job: Job, key: str, deck_counts: dict[str, int], card_keys: dict[str, str] | None = None,
+                   verified: dict[str, tuple[int, str]] | None = None) -> dict:
     """Write ``manifest.json`` into the job's staging folder and return it.
+
+    ``card_keys`` gives the per-card files their card key (``{path: sha256 hex}``,
+    :mod:`pipeline.build.cardkeys`), written beside their size and sha256 as ``card_key``;
+    ``verified`` the files hashed already (:func:`file_entries`).
 
     ``deck_counts`` holds ``cards`` (unique cards), ``copies`` (printed cards),
     ``provisional`` (provisional cards) and ``placeholder_faces`` (printed faces with
@@ -288,7 +302,7 @@ def write_manifest(job: Job, key: str, deck_counts: dict[str, int]) -> dict:
         "findings_summary": counts(findings),
         "findings": [f.to_dict() for f in findings],
         "volumes": volume_entries(job.staging),
-        "files": file_entries(job.staging),
+        "files": [{**e, "card_key": card_keys[e["path"]]} if e["path"] in (card_keys or {}) else e for e in file_entries(job.staging, verified)],
     }
     with staging_writes():  # the manifest belongs to the staging folder like every stage's file
         write_text(job.staging / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")

@@ -22,7 +22,9 @@ REPORT = "report.json"
 class GameOutcome:
     """What happened to one game: ``status`` is built, cached, stopped (errors), unreadable, or
     failed (the build could not finish: a full disk, an unwritable folder, a worker that died;
-    ``error`` says why in one line, and the previous output is untouched)."""
+    ``error`` says why in one line, and the previous output is untouched). ``per_card``: per stage
+    and kind of per-card file, how many were rendered and how many kept from the previous build
+    (``{"proof": {"card proofs": {"rendered": 1, "kept": 56, "total": 57}}}``, :func:`pipeline.build.cardkeys.collect`)."""
 
     game_dir: str
     game_id: str
@@ -37,6 +39,7 @@ class GameOutcome:
     run: str = "box"
     release: bool = False
     error: str = ""
+    per_card: dict = field(default_factory=dict)
 
 
 def failed_outcome(game_dir: str, exc: BaseException, game_id: str | None = None) -> GameOutcome:
@@ -126,10 +129,17 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
             "run": o.run,
             "release": o.release,
             "counts": counts(items),
+            **({"per_card": o.per_card, "per_card_summary": per_card_summary(o.per_card)} if o.per_card else {}),
             "findings": [f.to_dict() for f in items],
             "files": o.files,
         }
     return {"games": games, "counts": counts([f for o in outcomes for f in o.findings])}
+
+
+def per_card_summary(per_card: dict) -> str:
+    """``proof: 1 of 57 card proofs rendered, 56 kept; archive: …`` from a :attr:`GameOutcome.per_card` ("" when empty)."""
+    return "; ".join(f"{stage}: " + ", ".join(f"{c['rendered']} of {c['total']} {noun} rendered, {c['kept']} kept" for noun, c in nouns.items())
+                     for stage, nouns in per_card.items())
 
 
 def write_report(out_dir: Path, outcomes: list[GameOutcome]) -> None:

@@ -56,8 +56,10 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
     """
     from engine.load import DataError, load_game
     from engine.runs import run_deck
+    from pipeline.build.cardkeys import CardReuse, carried_keys, collect
     from pipeline.build.job import Job
     from pipeline.build.partial import findings_of_other_stages, keep_other_outputs
+    from pipeline.build.stages import FOLDERS
     from pipeline.common.files import staging_writes
     from pipeline.build.release import draft_counts  # imported here: it pulls in every engine check, which an unchanged rebuild never needs
 
@@ -80,10 +82,11 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         return cached_outcome(game_dir, game_id, previous)
 
     staging = make_staging(out_root, game_id)
-    job = Job(printed, settings, staging, source=deck)
+    # A one-card edit: the per-card files whose card keys are unchanged are kept (pipeline.build.cardkeys).
+    job = Job(printed, settings, staging, source=deck, reuse=CardReuse.start(final, staging, Path(game_dir), settings.key_dict()))
     kept_findings: list[Finding] = []
+    running = stages_to_run(settings.only)
     if settings.only:
-        running = stages_to_run(settings.only)
         keep_other_outputs(final, staging, running)
         kept_findings = findings_of_other_stages(final, running, game_dir)
     try:
@@ -93,11 +96,14 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         if findings is None or _stops(job.findings, settings):
             return GameOutcome(game_dir, game_id, "stopped", sorted(job.findings, key=sort_key), **deck_counts)
         report(game_id, "manifest")
-        manifest = write_manifest(job, key, deck_counts)
+        card_keys, per_card, verified = collect(staging)
+        if settings.only:  # the per-card files of the stages not run keep their keys
+            card_keys.update(carried_keys(final, staging, {FOLDERS[n] for n in running if n in FOLDERS}))
+        manifest = write_manifest(job, key, deck_counts, card_keys, verified)
         os.sync()  # one flush of the whole staging folder before it replaces the previous build
         commit(staging, final)
         return GameOutcome(game_dir, game_id, "built", sorted(job.findings, key=sort_key), [e["path"] for e in manifest["files"]],
-                           forced=settings.force, **deck_counts)
+                           forced=settings.force, per_card=per_card, **deck_counts)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

@@ -141,7 +141,8 @@ def stage_qr(job: Job) -> list[Finding]:
 def stage_tactile(job: Job) -> list[Finding]:
     """The UV braille package for ``--uv-printer`` (:mod:`pipeline.render.uv.package`: the flat
     plate, layered plates, K=100 mask, height maps, dot map, job ticket) and the fronts with the
-    flat plate merged as a spot plate."""
+    flat plate merged as a spot plate. A rebuild keeps each height map whose card key is unchanged
+    (:mod:`pipeline.build.cardkeys`)."""
     from pipeline.render.tactile import clearance_findings, merge_spot_plate
     from pipeline.render.targets import output_condition
     from pipeline.render.uv.package import printer_for, write_uv_package
@@ -151,12 +152,25 @@ def stage_tactile(job: Job) -> list[Finding]:
     printer = printer_for(job.settings.uv_printer)
     condition = output_condition(job.settings.target)
     package = write_uv_package(job.deck, blocks, list(fronts.pages), job.folder("uv"), printer,
-                               spot=job.settings.spot, papers=job.settings.papers, condition=condition)
+                               spot=job.settings.spot, papers=job.settings.papers, condition=condition,
+                               keep_maps=_keeper(job, "tactile", "uv/heightmap"))
     merged = merge_spot_plate(fronts.path, package.layer, job.path("uv", f"{gid}-fronts+braille.pdf"), condition=condition)
     composite = write_composite_cards(fronts.path, merged, blocks, list(fronts.pages), printer, package.spot, job.folder("uv"), gid,
                                       condition)
     job.tactile = TactileProduct(package.layer, package.plates, composite)
+    _save_keys(job, "tactile")
     return list(package.findings) + clearance_findings(blocks, deck=job.deck)
+
+
+def _keeper(job: Job, stage: str, folder: str, *shared: object):
+    """What ``stage``'s per-card loop keeps from the previous build (:mod:`pipeline.build.cardkeys`), or None."""
+    return job.reuse.keeper(stage, folder, *shared) if job.reuse is not None else None
+
+
+def _save_keys(job: Job, stage: str) -> None:
+    """Leave the card keys ``stage`` asked for in the staging folder, for the manifest (runs in the chain's worker)."""
+    if job.reuse is not None:
+        job.reuse.save(stage)
 
 
 def stage_impose(job: Job) -> list[Finding]:
@@ -204,18 +218,21 @@ def stage_emboss(job: Job) -> list[Finding]:
 
 
 def stage_archive(job: Job) -> list[Finding]:
-    """The static card archive the QR codes open, then a check that every QR URL has its page."""
+    """The static card archive the QR codes open, then a check that every QR URL has its page.
+    A rebuild keeps each card face and page whose card key is unchanged (:mod:`pipeline.build.cardkeys`)."""
     from pipeline.archive.site import check_qr_links, write_archive
 
     fronts = job.print_for("archive").fronts
     folder = job.folder("archive")
     write_archive(job.deck, job.braille_for("archive").blocks, fronts.path, folder, page_ids=fronts.pages, target=job.settings.target,
-                  proofed=job.print_for("archive").soft_fronts)
+                  proofed=job.print_for("archive").soft_fronts, keep=_keeper(job, "archive", "archive", fronts.name_sizes))
+    _save_keys(job, "archive")
     return check_qr_links(job.deck, folder)
 
 
 def stage_proof(job: Job) -> list[Finding]:
-    """PNG proofs of every front and back with the braille overlay and stamps, and the contact sheet."""
+    """PNG proofs of every front and back with the braille overlay and stamps, and the contact sheet.
+    A rebuild keeps each front proof whose card key is unchanged (:mod:`pipeline.build.cardkeys`)."""
     from pipeline.proofs.proof import write_proofs
 
     printed = job.print_for("proof")
@@ -224,7 +241,8 @@ def stage_proof(job: Job) -> list[Finding]:
     shown = portable_findings(job.findings, job.deck.folder, (job.staging, Path(job.settings.out_dir) / job.game_id))
     write_proofs(job.deck, job.braille_for("proof").blocks, fronts.path, backs.path, job.folder("proofs"), shown,
                  dpi=job.settings.proof_dpi, front_ids=fronts.pages, back_ids=backs.pages, target=job.settings.target,
-                 proofed=(printed.soft_fronts, printed.soft_backs))
+                 proofed=(printed.soft_fronts, printed.soft_backs), keep=_keeper(job, "proof", "proofs", fronts.name_sizes))
+    _save_keys(job, "proof")
     return []
 
 

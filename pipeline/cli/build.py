@@ -139,6 +139,10 @@ def _summary_line(o) -> str:
             f"{o.provisional} provisional, {o.placeholder_faces} faces print placeholder art")
     if o.status in ("built", "cached"):
         line += "; release press files" if o.release else "; DRAFT - not for press"
+    if any(c["kept"] for nouns in o.per_card.values() for c in nouns.values()):  # a rebuild kept per-card files (pipeline.build.cardkeys)
+        from pipeline.build.report import per_card_summary
+
+        line += "; " + per_card_summary(o.per_card)
     return line + (" (forced)" if o.forced else "")
 
 

@@ -128,15 +128,18 @@ def render_page(pdf: str | Path, index: int, dpi: float = 150, crop_to_trim: boo
         return _render(_page(doc, index, pdf), dpi, crop_to_trim)
 
 
-def render_pages(pdf: str | Path | bytes, dpi: float = 150, crop_to_trim: bool = False) -> Iterator[PageRaster]:
+def render_pages(pdf: str | Path | bytes, dpi: float = 150, crop_to_trim: bool = False,
+                 pages: Sequence[int] | None = None) -> Iterator[PageRaster]:
     """Render every page of ``pdf`` (a path, or a whole PDF file's bytes) in order, one at a time
-    (the caller saves and drops each).
+    (the caller saves and drops each); with ``pages`` (0-based indices, ascending) only those pages,
+    in that order, up to the document's last page (a rebuild renders only the cards whose files it
+    cannot keep; as with every page, a caller zipping ids with the pages finds the short count).
 
     Raises :class:`RasterError` for an unreadable PDF.
     """
     doc = _open(pdf)
     try:
-        for i in range(len(doc)):
+        for i in range(len(doc)) if pages is None else (i for i in pages if 0 <= i < len(doc)):
             yield _render(doc[i], dpi, crop_to_trim)
     finally:
         doc.close()

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -178,11 +178,15 @@ def proof_front(raster: PageRaster, deck: Deck, card: Card, block: BrailleBlock 
 
 def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path, out_dir: str | Path,
                        page_ids: Sequence[str] | None = None, dpi: float = PROOF_DPI, only: Iterable[str] | None = None,
-                       layout: CardLayout | None = None, target: str | None = None, proofed: bytes | None = None) -> dict[str, Path]:
+                       layout: CardLayout | None = None, target: str | None = None, proofed: bytes | None = None,
+                       keep: Callable[[str, object], bool] | None = None) -> dict[str, Path]:
     """Write ``fronts/<card id>.png`` for every card (or the ids in ``only``); returns paths by card id.
 
     The pages are soft proofs through the printing ``target``'s profile (id, default fogra39);
     ``proofed`` is that soft proof of ``fronts_pdf`` when already made (:func:`pipeline.render.softproof.soft_proof_bytes`).
+    ``keep`` (a rebuild, :class:`pipeline.build.cardkeys.Keeper`) is asked ``keep("fronts/<id>.png",
+    (card, block, dpi, layout))`` per card before anything is drawn; a card it answers True for is
+    already in ``out_dir`` and is neither rasterised nor written (nor returned).
 
     Page i of ``fronts_pdf`` is card ``page_ids[i]`` (default: the deck's cards in
     order, as ``render_fronts`` writes them). Raises ProofError when a wanted card has
@@ -193,10 +197,11 @@ def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: 
     wanted = set(only) if only is not None else {c.id for c in deck.cards}
     cards = {c.id: c for c in deck.cards}
     layout = layout or load_layout()
+    if keep is not None:
+        wanted -= {cid for cid in ids if cid in wanted and cid in cards and keep(f"fronts/{cid}.png", (cards[cid], blocks.get(cid), dpi, layout))}
+    pages = [i for i, cid in enumerate(ids) if cid in wanted and cid in cards]
     written: dict[str, Path] = {}
-    for card_id, raster in zip(ids, soft_proof_pages(fronts_pdf, dpi=dpi, target=target, proofed=proofed)):
-        if card_id not in wanted or card_id not in cards:
-            continue
+    for card_id, raster in zip([ids[i] for i in pages], soft_proof_pages(fronts_pdf, dpi=dpi, target=target, proofed=proofed, pages=pages)):
         image = proof_front(raster, deck, cards[card_id], blocks.get(card_id), layout)
         written[card_id] = write_bytes(out_dir / "fronts" / f"{card_id}.png", png_bytes(image))
     missing = sorted(wanted - set(written))
@@ -256,20 +261,22 @@ def _finding_view(f: Finding) -> dict:
 def write_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path, backs_pdf: str | Path | None,
                  out_dir: str | Path, findings: Iterable[Finding] = (), dpi: float = PROOF_DPI,
                  front_ids: Sequence[str] | None = None, back_ids: Sequence[str] | None = None,
-                 target: str | None = None, proofed: tuple[bytes | None, bytes | None] = (None, None)) -> list[Path]:
+                 target: str | None = None, proofed: tuple[bytes | None, bytes | None] = (None, None),
+                 keep: Callable[[str, object], bool] | None = None) -> list[Path]:
     """Write every proof of a game into ``out_dir``: fronts, backs and the contact sheet, soft-proofed for ``target``.
 
-    ``proofed`` holds the soft proofs of the fronts and backs PDFs already made (None: made here).
+    ``proofed`` holds the soft proofs of the fronts and backs PDFs already made (None: made here);
+    ``keep`` says which front proofs are kept from the previous build (:func:`write_front_proofs`).
 
     ``front_ids`` / ``back_ids`` are the ``PrintResult.pages`` of the fronts and backs
     PDFs (default: deck order and class order). Returns the written paths (fronts in
     deck order, then backs, then ``contact-sheet.html``). Raises as
     :func:`write_front_proofs` does.
     """
-    fronts = write_front_proofs(deck, blocks, fronts_pdf, out_dir, front_ids, dpi, target=target, proofed=proofed[0])
+    fronts = write_front_proofs(deck, blocks, fronts_pdf, out_dir, front_ids, dpi, target=target, proofed=proofed[0], keep=keep)
     backs = write_back_proofs(deck, backs_pdf, out_dir, back_ids, dpi, target, proofed[1]) if backs_pdf is not None else {}
     sheet = write_contact_sheet(deck, out_dir, findings)
-    return [fronts[c.id] for c in deck.cards] + list(backs.values()) + [sheet]
+    return [fronts.get(c.id, Path(out_dir) / "fronts" / f"{c.id}.png") for c in deck.cards] + list(backs.values()) + [sheet]
 
 
 @dataclass(frozen=True)

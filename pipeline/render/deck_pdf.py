@@ -83,12 +83,15 @@ class PrintResult:
     ``pages``: for fronts the card id of each page in deck order (one page per unique
     card); for backs the back id of each page (:func:`engine.backs.back_id`), in the game's class order.
     ``findings``: PR/QR findings raised while drawing (fronts also carry the palette
-    contrast findings and the placeholder-art count).
+    contrast findings and the placeholder-art count). ``name_sizes``: for fronts, the deck's one
+    name size per face in pt (:func:`with_deck_name_sizes`), the one deck-wide value a front page
+    reads besides its card and the game (a rebuild's card keys cover it, :mod:`pipeline.build.cardkeys`).
     """
 
     path: Path
     pages: tuple[str, ...]
     findings: tuple[Finding, ...]
+    name_sizes: tuple[tuple[str, float], ...] = ()
 
 
 class NoCardLayout(LayoutError):
@@ -191,7 +194,7 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
     canvas.save()
     finish(buffer.getvalue(), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}",
            condition=output_condition(target))
-    return PrintResult(Path(path), tuple(ids), tuple(findings))
+    return PrintResult(Path(path), tuple(ids), tuple(findings), sheet.name_sizes)
 
 
 def _placeholder_count(deck: Deck, sheet: Sheet, findings: list[Finding]) -> list[Finding]:

@@ -21,7 +21,7 @@ import tempfile
 import zlib
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Sequence
 
 import pikepdf
 from pikepdf import Name
@@ -204,16 +204,17 @@ def soft_proof_bytes(source: str | Path, target: PrintTarget | str | None = None
 
 
 def soft_proof_pages(pdf: str | Path, dpi: float = 150, crop_to_trim: bool = False,
-                     target: PrintTarget | str | None = None, proofed: bytes | None = None) -> Iterator[PageRaster]:
-    """Like :func:`pipeline.common.raster.render_pages` (same pixel sizes and trim origin), but every
-    page is its soft proof (:func:`soft_proof_pdf`) as the target prints it.
+                     target: PrintTarget | str | None = None, proofed: bytes | None = None,
+                     pages: Sequence[int] | None = None) -> Iterator[PageRaster]:
+    """Like :func:`pipeline.common.raster.render_pages` (same pixel sizes and trim origin, only the
+    0-based ``pages`` when given), but every page is its soft proof (:func:`soft_proof_pdf`) as the target prints it.
 
     ``proofed`` is that soft proof already made (:func:`soft_proof_bytes` of ``pdf`` for ``target``):
     it is rendered as it is. Raises :class:`RasterError` for an unreadable PDF.
     """
     if proofed is not None:
-        yield from render_pages(proofed, dpi=dpi, crop_to_trim=crop_to_trim)
+        yield from render_pages(proofed, dpi=dpi, crop_to_trim=crop_to_trim, pages=pages)
         return
     with tempfile.TemporaryDirectory(prefix="deckpress-proof-") as tmp:
         proof = soft_proof_pdf(pdf, Path(tmp) / "soft-proof.pdf", target)
-        yield from render_pages(proof, dpi=dpi, crop_to_trim=crop_to_trim)
+        yield from render_pages(proof, dpi=dpi, crop_to_trim=crop_to_trim, pages=pages)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 from PIL import Image, PngImagePlugin
@@ -78,13 +78,21 @@ def height_map(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: Card
 
 
 def write_height_maps(blocks: dict[str, BrailleBlock], card_ids: list[str], folder: str | Path, dpi: int,
-                      full_scale_mm: float, layout: CardLayout | None = None) -> list[Path]:
-    """One ``<card id>.png`` per card in ``folder`` (written safely); returns the paths in card order."""
+                      full_scale_mm: float, layout: CardLayout | None = None,
+                      keep: Callable[[str, object], bool] | None = None) -> list[Path]:
+    """One ``<card id>.png`` per card in ``folder`` (written safely); returns the paths in card order.
+
+    ``keep`` (a rebuild, :class:`pipeline.build.cardkeys.Keeper`) is asked ``keep("<card id>.png",
+    (block, dpi, full_scale_mm, layout))`` per card: True means the map is in ``folder`` already, not drawn.
+    """
     layout = layout or load_layout()
     sprites: dict[str, tuple[Image.Image, int]] = {}
     paths = []
     for cid in card_ids:
         block = blocks[cid]
+        if keep is not None and keep(f"{cid}.png", (block, dpi, full_scale_mm, layout)):
+            paths.append(Path(folder) / f"{cid}.png")
+            continue
         key = block.profile.name
         if key not in sprites:
             sprites[key] = dome_sprite(block.profile.dot_base, block.profile.dot_height, full_scale_mm, dpi)

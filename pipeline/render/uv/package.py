@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from engine.findings import Finding, Location
 from engine.units import mm_to_pt
@@ -76,9 +76,11 @@ def stacks_for(blocks: Mapping[str, BrailleBlock], printer: UvPrinter) -> tuple[
 
 def write_uv_package(deck: Deck, blocks: Mapping[str, BrailleBlock], card_ids: Sequence[str], folder: str | Path,
                      printer: UvPrinter, spot: str | None = None, papers: Sequence[str] = ("letter",),
-                     underbase: bool = False, condition: OutputCondition = FOGRA39) -> UvPackage:
+                     underbase: bool = False, condition: OutputCondition = FOGRA39,
+                     keep_maps: Callable[[str, object], bool] | None = None) -> UvPackage:
     """Write the package (module docs) for ``card_ids`` in the fronts' page order into ``folder``;
-    every PDF carries ``condition``'s output intent (the build's printing target).
+    every PDF carries ``condition``'s output intent (the build's printing target). ``keep_maps``:
+    which height maps a rebuild keeps (:func:`pipeline.render.uv.heightmap.write_height_maps`).
 
     ``spot`` is the ``--spot`` request (:meth:`UvPrinter.clear_spot_for`). Raises
     :class:`~pipeline.render.uv.printers.UvPrinterError` for a reserved spot name,
@@ -108,7 +110,7 @@ def write_uv_package(deck: Deck, blocks: Mapping[str, BrailleBlock], card_ids: S
         paths.append(render_underbase(blocks, card_ids, folder / f"{gid}-underbase.pdf", printer.white_spot, condition=condition))
         files["white underbase"] = paths[-1].name
     full_scale = max(s.height_mm for s in stacks.values()) if stacks else 1.0
-    paths += write_height_maps(dict(blocks), list(card_ids), folder / "heightmap", printer.height_map_dpi, full_scale)
+    paths += write_height_maps(dict(blocks), list(card_ids), folder / "heightmap", printer.height_map_dpi, full_scale, keep=keep_maps)
     files["height maps"] = f"heightmap/<card>.png ({printer.height_map_dpi} dpi, grey 255 = {full_scale:g} mm)"
     files["dot map"] = paths[1].name
     ticket = job_ticket(deck, printer, clear, stacks, files, papers, underbase)
