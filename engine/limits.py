@@ -37,12 +37,14 @@ MAX_ID_LENGTH = 64
 MAX_COPIES = 200
 
 #: Unique cards in one game (base and expansion together): one PDF page, proof PNG and
-#: archive page each. The largest shipped game has 120.
-MAX_CARDS = 2_000
+#: archive page each. The largest shipped game has 120; issue 22 asks for 10,000 (measured on
+#: 2 cores with every output but proofs: 448 s CPU, 1.5 GiB peak, exit 0, 2026-12-01).
+MAX_CARDS = 10_000
 
 #: Printed cards (copies counted) in one game: the press sheets hold one face per copy,
-#: so 5,000 cards are about 560 letter sheets per side and paper. The largest shipped game prints 120.
-MAX_PRINTED_CARDS = 5_000
+#: so 20,000 cards are about 2,230 letter sheets per side and paper (two copies of the largest
+#: deck :data:`MAX_CARDS` allows). The largest shipped game prints 120.
+MAX_PRINTED_CARDS = 20_000
 
 #: Values in a game's numeric power range (``power.numbers``): every allowed value is
 #: translated to braille and compared with every other for collisions (PW002) on each

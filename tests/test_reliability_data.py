@@ -169,7 +169,7 @@ def test_more_printed_cards_than_the_limit_is_refused_at_the_card_that_passes_it
     (folder / "cards.yaml").write_text(text + extra)
     code, findings = _check(folder)
     f = _one(findings, "DA003")
-    assert code == 1 and f["location"]["card"] == "fireball-21"  # 4 + 22 cards of 200: the 25th passes 5,000
+    assert code == 1 and f["location"]["card"] == "fireball-96"  # 4 + 96 cards of 200 make 20,000: the 101st (fireball-96) passes it
     assert f["message"].endswith(f"deckpress imposes at most {limits.MAX_PRINTED_CARDS}")
 
 
