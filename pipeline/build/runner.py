@@ -218,9 +218,12 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
             from pipeline.build.stages import import_stage_modules
             from pipeline.build.workers import build_in_parallel
 
+            from pipeline.build.warmup import warm_up
+
             # Import every stage once here: forked game and chain processes share the
             # modules instead of each paying ~0.5 s to import pypdf, pikepdf, jinja2 …
             import_stage_modules()
+            warm_up(settings)  # and the fonts, templates, ICC transforms they each built again
         workers = min(len(stale), os.cpu_count() or 1)
         try:
             if workers <= 1:
