@@ -1,4 +1,4 @@
-"""The build's parent fills the per-process caches before it forks (pipeline.build.warmup)."""
+"""The build's parent fills the per-process caches and freezes its heap before it forks (pipeline.build.warmup, workers)."""
 
 from pipeline.archive import site
 from pipeline.build.settings import BuildSettings
@@ -37,3 +37,19 @@ def test_warm_up_leaves_a_bad_target_to_the_stage(tmp_path):
     warm_up(BuildSettings(out_dir=str(tmp_path), target="no-such-target"))  # does not raise: the print stage reports it
     assert colour._to_lab.cache_info().currsize == 0
     assert fonts.face.cache_info().currsize == len(fonts.FONT_NAMES)  # what comes before the target is still filled
+
+
+def test_workers_fork_from_a_frozen_heap_and_the_parent_thaws_after():
+    import gc
+
+    import pytest
+
+    from pipeline.build.workers import heap_frozen
+
+    assert gc.get_freeze_count() == 0
+    with heap_frozen():
+        frozen = gc.get_freeze_count()
+    assert frozen > 1000 and gc.get_freeze_count() == 0  # every object the test process holds, then back
+    with pytest.raises(RuntimeError), heap_frozen():
+        raise RuntimeError("a fork that fails")
+    assert gc.get_freeze_count() == 0
