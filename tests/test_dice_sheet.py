@@ -105,6 +105,19 @@ def test_small_die_is_reported():
     assert "D12 face 1: a pentagon face" in findings[0].message and "(die 15.0 mm face-to-face)" in findings[0].message
 
 
+def test_a_die_is_planned_once_per_object_and_profile():
+    small = Die(id="d12", name="D12", shape="d12-dodecahedron", faces=12, size="15mm", encoding="letters")
+    shape, plans, findings = plan_die(small, SPEC800)
+    again_shape, again_plans, again_findings = plan_die(small, SPEC800)
+    assert again_shape is shape and again_plans is plans  # the face sheet and the 3D model share one plan
+    assert again_findings == findings and again_findings is not findings and len(findings) == 12  # a list of its own
+    findings.clear()
+    assert len(plan_die(small, SPEC800)[2]) == 12  # a caller emptying its list does not empty the next one's
+    bigger = Die(id="d12", name="D12", shape="d12-dodecahedron", faces=12, size="35mm", encoding="letters")  # another object: planned afresh
+    assert plan_die(bigger, SPEC800)[1] is not plans and plan_die(bigger, SPEC800)[2] == []
+    assert plan_die(small, get_profile("marburg-medium"))[1] is not plans
+
+
 def test_sheet_pdf(tmp_path):
     sheet = render_die_sheet(D12, tmp_path / "die-d12.pdf", SPEC800)
     assert sheet.findings == () and len(sheet.faces) == 12 and sheet.net is not None

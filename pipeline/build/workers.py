@@ -8,6 +8,7 @@ and every game is a process of its own.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import time
@@ -69,6 +70,23 @@ def forking_without_sigint():
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+@contextmanager
+def heap_frozen():
+    """Move every object the forking process holds into the collector's permanent generation while
+    workers are forked (``gc.freeze``, as the gc module's docs advise before a fork), and back after.
+
+    A forked worker's cyclic collections then skip the ~90,000 objects it inherits (the stage
+    modules, the warmed caches, the game's deck): each full collection walked them all and, by
+    writing their GC headers, copied the shared memory pages into the worker. Nothing a build
+    writes depends on it (the collector only frees unreachable cycles).
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def _run_chain(job: Job, chain: list[str]) -> list[Finding]:
     stages = dict(STAGES)
     return [f for name in chain for f in stages[name](job)]
@@ -89,7 +107,7 @@ def run_chains(job: Job, chains: list[list[str]]) -> list[Finding]:
                                initargs=(os.getpid(),))
     try:
         # Longest chain first (pipeline.build.schedule); findings are collected in table order.
-        with forking_without_sigint():
+        with forking_without_sigint(), heap_frozen():  # a fork pool forks all its workers at the first submit
             futures = {i: pool.submit(_run_chain, job, chains[i]) for i in longest_first(chains)}
         findings = [f for i in range(len(chains)) for f in futures[i].result()]
     except BaseException:
@@ -112,7 +130,7 @@ def build_in_parallel(build: BuildOne, game_dirs: list[str], settings: BuildSett
     try:
         # Largest game first (longest-processing-time order): the last worker to finish
         # then holds a small game, not the biggest, and the cores idle less at the end.
-        with forking_without_sigint():
+        with forking_without_sigint(), heap_frozen():
             futures = {d: pool.submit(_worker_build, build, d, settings) for d in sorted(game_dirs, key=_data_size, reverse=True)}
         while not all(f.done() for f in futures.values()):
             _drain(queue, progress)

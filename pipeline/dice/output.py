@@ -36,7 +36,9 @@ _FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 def write_3mf(model: DieModel, path: Path, name: str) -> None:
     """The model as 3MF (mm), byte-identical for the same mesh and ``name``."""
-    raw = trimesh.Scene(geometry={name: model.mesh}).export(file_type="3mf")  # the object is named after the die
+    # The object is named after the die. Stored, not deflated: the package is re-zipped below anyway
+    # (trimesh deflating it first: its export 0.089 -> 0.066 s CPU for apprentice's d12).
+    raw = trimesh.Scene(geometry={name: model.mesh}).export(file_type="3mf", compression=zipfile.ZIP_STORED)
     count = iter(range(1 << 30))
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(raw)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:

@@ -228,16 +228,17 @@ def _slug_lanes(grid: Grid, side: str, gap: float) -> list[tuple[float, float, f
 
 
 def slug_position(grid: Grid, side: str, text_width: float, size: float, gap: float, font: str,
-                  min_size: float = 4.0) -> SlugPlace | None:
+                  min_size: float = 4.0, lanes: Sequence[tuple[float, float, float, float, int]] | None = None) -> SlugPlace | None:
     """Where the slug goes, ``gap`` clear of every bled card, crop mark and target, inside the printable area.
 
     ``text_width`` is the slug's width at ``size`` pt. Tried in order: below the first
     column between its crop marks; turned 90° in the left margin beyond the row marks (below
     the left registration target, then above it); turned beside the bottom row. The first lane that holds the text at ``size`` takes it;
     when none does, the first that holds it shrunk to its length and thickness (never below ``min_size``). Returns None
-    when no lane holds it at ``min_size`` (tabloid's 10-up grid leaves 9 pt bands).
+    when no lane holds it at ``min_size`` (tabloid's 10-up grid leaves 9 pt bands). ``lanes``: this
+    grid, side and gap's :func:`_slug_lanes`, when the caller places several slugs (they depend on neither text nor size).
     """
-    lanes = _slug_lanes(grid, side, gap)
+    lanes = _slug_lanes(grid, side, gap) if lanes is None else lanes
     for floor in (size, min_size):  # any lane at the full size first, then the first that holds it shrunk
         for x0, y0, length, thickness, angle in lanes:
             if length <= 0 or thickness <= 0:
@@ -330,13 +331,14 @@ def marks_pdf(grid: Grid, side: str, slugs: Sequence[str], font: str) -> bytes:
     targets = registration_targets(grid, side, spec.registration.radius)
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=spec.slug.size)
+    lanes = _slug_lanes(grid, side, spec.slug.gap)  # the same for every page (a fifth of this function when made per page)
     for text in slugs:
         canvas.setTrimBox((0, 0, grid.width, grid.height))
         canvas.setBleedBox((0, 0, grid.width, grid.height))
         draw_segments(canvas, segments, spec.crop_marks.weight)
         for t in targets:
             draw_target(canvas, t, spec.registration.weight)
-        place = slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap, font)
+        place = slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap, font, lanes=lanes)
         if place is not None:  # IM007 reports a sheet without room for it
             draw_text(canvas, text, place.x, place.y, place.size, font, place.angle)
         canvas.showPage()

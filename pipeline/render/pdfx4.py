@@ -31,12 +31,20 @@ import hashlib
 import re
 import uuid
 import zlib
+from html import escape as _html_escape
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 import pikepdf
 from pikepdf import Name, String
 from pikepdf.models.metadata import decode_pdf_date
+
+
+def escape(text: str) -> str:
+    """``&``, ``<`` and ``>`` as XML entities: ``xml.sax.saxutils.escape`` without its import, which
+    pulls in urllib.request, http.client and ssl (~0.1 s CPU of every build's start-up, issue 22).
+    Same output: both replace exactly those three characters with ``&amp;``, ``&lt;`` and ``&gt;``."""
+    return _html_escape(text, quote=False)
+
 
 PDFX4_VERSION = "PDF/X-4"
 #: The header version PDF/X-4 files are written with (ISO 15930-7: PDF 1.6).
