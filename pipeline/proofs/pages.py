@@ -5,8 +5,8 @@ shared rasteriser (:func:`pipeline.common.raster.render_pages`) gives RGB: PDFiu
 swapped to RGB (a copy), copied again by ``convert("RGB")``, then converted to RGBA and back for
 every proof, four passes over the page (~3 ms of a proof, issue 22). Here PDFium renders 4-byte
 RGBx (``prefer_bgrx`` with ``rev_byteorder``: the same RGB bytes as its BGR render, checked on every
-page of the shipped games, a 300-card synthetic deck and a deck with photographic art), and one
-``convert("RGBA")`` makes the image the proof is composited onto, opaque. Pixel sizes and the trim
+page of the shipped games, a 300-card synthetic deck and a deck with photographic art), read as
+RGBA, copied and made opaque: the image the proof is composited onto. Pixel sizes and the trim
 origin are those of :func:`pipeline.common.raster.render_pages` (``ceil(pt × dpi / 72)`` a side,
 the TrimBox's top-left corner).
 """
@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Iterator
 
 import pypdfium2 as pdfium
+from PIL import Image
 
-from pipeline.common.raster import PageRaster, open_document
+from pipeline.common.raster import PageRaster, RasterError, open_document
 from pipeline.render.softproof import soft_proof_bytes
 
 
@@ -27,7 +28,13 @@ def _raster(page: pdfium.PdfPage, dpi: float) -> PageRaster:
     width, height = page.get_size()
     left, bottom, right, top = page.get_trimbox()
     scale = dpi / 72
-    image = page.render(scale=scale, prefer_bgrx=True, rev_byteorder=True).to_pil().convert("RGBA")
+    bitmap = page.render(scale=scale, prefer_bgrx=True, rev_byteorder=True)
+    if bitmap.mode != "RGBX":
+        raise RasterError(f"pypdfium2 rendered a proof page as {bitmap.mode}, not RGBX")
+    # The 4-byte pixels read as RGBA, copied out of PDFium's buffer, and made opaque whatever the
+    # unused byte holds: 0.7 ms a page against 1.2-1.9 ms for convert("RGBA") (two conversions in Pillow).
+    image = Image.frombuffer("RGBA", (bitmap.width, bitmap.height), bitmap.buffer, "raw", "RGBA", bitmap.stride, 1).copy()
+    image.putalpha(255)
     return PageRaster(image, dpi, (left * scale, (height - top) * scale), (right - left, top - bottom))
 
 
