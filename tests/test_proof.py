@@ -216,3 +216,29 @@ def test_contact_sheet_puts_each_hint_on_its_own_line_after_the_message(built, t
         assert "Hint:" not in li.text_content()
     css = doc.xpath("//style")[0].text_content()
     assert ".findings .hint { display: block;" in css  # its own line, as in the terminal
+
+
+def test_proof_pages_are_the_soft_proof_pages_in_rgba(built):
+    """The proofs' own RGBx render gives the shared rasteriser's RGB pixels, size and trim origin, opaque."""
+    from pipeline.proofs.pages import proof_pages
+    from pipeline.render.softproof import soft_proof_bytes, soft_proof_pages
+
+    soft = soft_proof_bytes(built["fronts"])
+    shared = list(soft_proof_pages(built["fronts"], dpi=150, proofed=soft))
+    own = list(proof_pages(built["fronts"], 150))  # its own soft proof
+    assert len(own) == len(shared) == len(built["deck"].cards)
+    for a, b in zip(own, shared):
+        assert a.image.mode == "RGBA" and a.image.getchannel("A").getextrema() == (255, 255)
+        assert (a.image.size, a.trim_origin_px, a.trim_size_pt) == (b.image.size, b.trim_origin_px, b.trim_size_pt)
+        assert a.image.convert("RGB").tobytes() == b.image.tobytes()
+
+
+def test_written_fronts_are_proof_front_pixel_for_pixel(built):
+    """Each fronts/<id>.png (RGBA render, own PNG writer) decodes to what proof_front draws on the shared RGB render."""
+    from pipeline.render.softproof import soft_proof_pages
+
+    deck = built["deck"]
+    for card, raster in zip(deck.cards, soft_proof_pages(built["fronts"], dpi=150)):
+        expected = proof_front(raster, deck, card, built["blocks"].get(card.id))
+        with Image.open(built["dir"] / "fronts" / f"{card.id}.png") as im:
+            assert im.mode == "RGB" and im.tobytes() == expected.tobytes()

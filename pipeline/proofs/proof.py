@@ -17,7 +17,9 @@ Back proofs are the class backs, soft-proofed the same way. The contact sheet
 (``contact-sheet.html``) shows every card's proof with its findings beside it.
 
 Output folder layout: ``fronts/<card id>.png``, ``backs/<class id>.png``,
-``contact-sheet.html``. Pages are rendered one at a time (flat memory).
+``contact-sheet.html``. Pages are rendered one at a time (flat memory), straight into RGBA
+(:mod:`pipeline.proofs.pages`), and written as 8-bit RGB PNG by :mod:`pipeline.common.pngfile`
+(row filter "None", zlib level 1: a third of Pillow's encode time, issue 22).
 """
 
 from __future__ import annotations
@@ -35,9 +37,10 @@ from engine.model import Card, Deck, Provenance
 from pipeline.archive.site import environment
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import Box, CardLayout, load_layout
-from pipeline.common.raster import PageRaster, png_bytes
+from pipeline.common.pngfile import opaque_png
+from pipeline.common.raster import PageRaster
+from pipeline.proofs.pages import proof_pages
 from pipeline.render.card import Sheet, art_box, prints_placeholder_art
-from pipeline.render.softproof import soft_proof_pages
 from pipeline.render.style import design_for
 
 if TYPE_CHECKING:
@@ -163,8 +166,14 @@ def proof_front(raster: PageRaster, deck: Deck, card: Card, block: BrailleBlock 
     ``overlay=False`` leaves the dots out (the base the overlay is blended onto).
     Returns an RGB image the size of ``raster.image``.
     """
-    sheet = _sheet(layout)
     image = raster.image.convert("RGBA")  # once: stamps and dots are composited onto it in place
+    _proof_onto(image, raster, deck, card, block, _sheet(layout), overlay)
+    return image.convert("RGB")
+
+
+def _proof_onto(image: Image.Image, raster: PageRaster, deck: Deck, card: Card, block: BrailleBlock | None,
+                sheet: Sheet, overlay: bool = True) -> None:
+    """:func:`proof_front`'s stamps and dots composited onto ``image`` (RGBA, ``raster``'s geometry) in place."""
     art = _box_px(raster, art_box(card, sheet))
     if art is not None and prints_placeholder_art(card, sheet, Path(deck.folder or ".")):
         _stamp_onto(image, "PLACEHOLDER ART", (art[0], art[3] - (art[3] - art[1]) * 0.3, art[2], art[3]))
@@ -173,7 +182,6 @@ def proof_front(raster: PageRaster, deck: Deck, card: Card, block: BrailleBlock 
         _stamp_onto(image, "PROVISIONAL", (w * 0.08, h * 0.3, w * 0.92, h * 0.5), angle=30)
     if overlay and block is not None:
         _composite_dots(image, raster, block)
-    return image.convert("RGB")
 
 
 def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path, out_dir: str | Path,
@@ -200,10 +208,11 @@ def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: 
     if keep is not None:
         wanted -= {cid for cid in ids if cid in wanted and cid in cards and keep(f"fronts/{cid}.png", (cards[cid], blocks.get(cid), dpi, layout))}
     pages = [i for i, cid in enumerate(ids) if cid in wanted and cid in cards]
+    sheet = _sheet(layout)
     written: dict[str, Path] = {}
-    for card_id, raster in zip([ids[i] for i in pages], soft_proof_pages(fronts_pdf, dpi=dpi, target=target, proofed=proofed, pages=pages)):
-        image = proof_front(raster, deck, cards[card_id], blocks.get(card_id), layout)
-        written[card_id] = write_bytes(out_dir / "fronts" / f"{card_id}.png", png_bytes(image))
+    for card_id, raster in zip([ids[i] for i in pages], proof_pages(fronts_pdf, dpi, target, proofed, pages=pages)):
+        _proof_onto(raster.image, raster, deck, cards[card_id], blocks.get(card_id), sheet)  # the page's own RGBA copy
+        written[card_id] = write_bytes(out_dir / "fronts" / f"{card_id}.png", opaque_png(raster.image))
     missing = sorted(wanted - set(written))
     if missing:
         raise ProofError(f"{fronts_pdf} has no page for card(s) {', '.join(missing[:5])}")
@@ -216,8 +225,8 @@ def write_back_proofs(deck: Deck, backs_pdf: str | Path, out_dir: str | Path, pa
     default the deck's backs in order, :func:`engine.backs.deck_faces`); returns paths by back id.
     ``proofed``: the soft proof of ``backs_pdf`` when already made."""
     ids = list(page_ids) if page_ids is not None else list(deck_faces(deck))
-    return {cid: write_bytes(Path(out_dir) / "backs" / f"{cid}.png", png_bytes(r.image))
-            for cid, r in zip(ids, soft_proof_pages(backs_pdf, dpi=dpi, target=target, proofed=proofed))}
+    return {cid: write_bytes(Path(out_dir) / "backs" / f"{cid}.png", opaque_png(r.image))
+            for cid, r in zip(ids, proof_pages(backs_pdf, dpi, target, proofed))}
 
 
 def write_contact_sheet(deck: Deck, out_dir: str | Path, findings: Iterable[Finding] = (), title: str | None = None) -> Path:
@@ -234,13 +243,14 @@ def write_contact_sheet(deck: Deck, out_dir: str | Path, findings: Iterable[Find
     for f in items:
         (by_card.setdefault(f.location.card, []) if f.location.card else game_level).append(f)
     cards = []
+    sheet, folder = _sheet(None), Path(deck.folder or ".")  # once: a sheet per card was 0.6 ms each (its design validated)
     for card in deck.cards:
         cls = deck.game.class_by_id(card.class_id)
         cards.append({
             "id": card.id, "name": card.name, "class_name": cls.name if cls else card.class_id,
             "power": card.power, "copies": card.copies,
             "provisional": card.provenance is Provenance.provisional,
-            "placeholder": has_placeholder_art(deck, card),
+            "placeholder": prints_placeholder_art(card, sheet, folder),  # has_placeholder_art's rule
             "front": f"fronts/{card.id}.png" if (out_dir / "fronts" / f"{card.id}.png").is_file() else None,
             "findings": [_finding_view(f) for f in by_card.get(card.id, [])],
         })
