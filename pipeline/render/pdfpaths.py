@@ -7,6 +7,7 @@ written straight as operators cost a tenth of that.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 #: Control-point distance of a quarter circle drawn as one cubic Bézier, per unit radius:
@@ -20,12 +21,20 @@ _CIRCLE = ("{0} {7} m {0} {6} {1} {5} {2} {5} c {3} {5} {4} {6} {4} {7} c "
            "{4} {8} {3} {9} {2} {9} c {1} {9} {0} {8} {0} {7} c h")
 
 
+def _formatted(v: float, r: float) -> tuple[str, str, str, str, str]:
+    """``v + r``, ``v + k``, ``v``, ``v − k``, ``v − r`` (k = KAPPA · r) formatted with 3 decimals (pt)."""
+    k = KAPPA * r
+    return f"{v + r:.3f}", f"{v + k:.3f}", f"{v:.3f}", f"{v - k:.3f}", f"{v - r:.3f}"
+
+
+#: :func:`_formatted` remembered: a braille grid puts many dots on one column or line (the same x or y),
+#: and every card of a layout on the same columns and lines, so most values are formatted once. 0.0 is
+#: never looked up (it equals -0.0, which formats as "-0.000").
+_offsets = lru_cache(maxsize=4096)(_formatted)
+
+
 def circle_operators(centres: Sequence[tuple[float, float]], r: float) -> str:
     """PDF path operators (``m``, four ``c``, ``h`` per circle; pt, 3 decimals) for circles of
     radius ``r`` pt at ``centres``, counter-clockwise from the rightmost point, to be filled."""
-    k = KAPPA * r
-    fmt = _CIRCLE.format
-    return "\n".join(
-        fmt(f"{x + r:.3f}", f"{x + k:.3f}", f"{x:.3f}", f"{x - k:.3f}", f"{x - r:.3f}",
-            f"{y + r:.3f}", f"{y + k:.3f}", f"{y:.3f}", f"{y - k:.3f}", f"{y - r:.3f}")
-        for x, y in centres)
+    fmt, cached, plain = _CIRCLE.format, _offsets, _formatted
+    return "\n".join(fmt(*(cached(x, r) if x else plain(x, r)), *(cached(y, r) if y else plain(y, r))) for x, y in centres)
