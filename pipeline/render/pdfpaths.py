@@ -28,13 +28,22 @@ def _formatted(v: float, r: float) -> tuple[str, str, str, str, str]:
 
 
 #: :func:`_formatted` remembered: a braille grid puts many dots on one column or line (the same x or y),
-#: and every card of a layout on the same columns and lines, so most values are formatted once. 0.0 is
-#: never looked up (it equals -0.0, which formats as "-0.000").
+#: so most values are formatted once. 0.0 is never looked up (it equals -0.0, which formats as "-0.000").
 _offsets = lru_cache(maxsize=4096)(_formatted)
+
+
+def _circle(x: float, y: float, r: float) -> str:
+    """One circle's operators (see :func:`circle_operators`)."""
+    return _CIRCLE.format(*(_offsets(x, r) if x else _formatted(x, r)), *(_offsets(y, r) if y else _formatted(y, r)))
+
+
+#: :func:`_circle` remembered for centres with no zero coordinate (see :data:`_offsets`): every card of a
+#: layout puts its dots on the same few hundred grid positions.
+_circle_at = lru_cache(maxsize=8192)(_circle)
 
 
 def circle_operators(centres: Sequence[tuple[float, float]], r: float) -> str:
     """PDF path operators (``m``, four ``c``, ``h`` per circle; pt, 3 decimals) for circles of
     radius ``r`` pt at ``centres``, counter-clockwise from the rightmost point, to be filled."""
-    fmt, cached, plain = _CIRCLE.format, _offsets, _formatted
-    return "\n".join(fmt(*(cached(x, r) if x else plain(x, r)), *(cached(y, r) if y else plain(y, r))) for x, y in centres)
+    cached, plain = _circle_at, _circle
+    return "\n".join(cached(x, y, r) if x and y else plain(x, y, r) for x, y in centres)
