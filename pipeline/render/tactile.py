@@ -21,7 +21,6 @@ of the QR code and its quiet zone (UV misregisters by about 1 mm).
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import re
@@ -30,7 +29,6 @@ from typing import TYPE_CHECKING, Mapping, Sequence
 
 import pikepdf
 from reportlab.lib.colors import CMYKColorSep
-from reportlab.pdfgen.canvas import Canvas
 
 from engine.findings import Finding, Location, Severity
 from engine.registry import declare
@@ -41,7 +39,8 @@ from pipeline.render.formpages import CardPages, CardPdfError, page_boxes, set_c
 from pipeline.render.pagelabels import labels_of
 from pipeline.render.pdfpaths import circle_operators
 from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
-from pipeline.render.uv.ocg import marked_pdf, register_ocgs
+from pipeline.render.uv.discpdf import disc_pages_pdf
+from pipeline.render.uv.ocg import BRAILLE, register_ocgs
 from pipeline.render.uv.printers import UvPrinter, load_uv_printer
 from pipeline.render.uv.stack import MAX_LAYERS, layer_count  # also declares UV003 for `deckpress rules`
 
@@ -148,34 +147,21 @@ def render_braille_layer(
     Returns ``path``.
     Raises :class:`TactileError` for a card id without a block or a bad spot name.
     """
-    from pipeline.render.fonts import face
-
     layout = layout or load_layout()
     colour = spot_colour(spot_name)
     missing = [cid for cid in card_ids if cid not in blocks]
     if missing:
         raise TactileError(f"no braille block for card(s) {', '.join(missing)}")
-    b = layout.bleed
-    w, h = layout.trim.width + 2 * b, layout.trim.height + 2 * b
-    buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=(w, h), invariant=1, initialFontName=face("regular").name)
+    pages = []
     for cid in card_ids:
-        canvas.setBleedBox((0, 0, w, h))
-        canvas.setTrimBox((b, b, b + layout.trim.width, b + layout.trim.height))
         block = blocks[cid]
         dots = block.dots()
-        if dots:
-            r = mm_to_pt(block.profile.dot_radius)
-            canvas.setFillOverprint(True)
-            canvas.setOverprintMask(True)
-            canvas.setFillColor(colour)
-            # The circles as operators (pipeline.render.pdfpaths; reportlab's path.circle was a third
-            # of this function's time); _code is the page's operator list. "f" fills non-zero.
-            canvas._code.append(circle_operators([to_pdf(d.x, d.y, layout) for d in dots], r) + " f")
-        canvas.showPage()
-    canvas.save()
-    # ISO 19593-1: the dots are content of processing step Braille (pipeline.render.uv.ocg)
-    with marked_pdf(buf.getvalue()) as pdf:
+        # The circles as operators (pipeline.render.pdfpaths; reportlab's path.circle was a third of this function's time)
+        r = mm_to_pt(block.profile.dot_radius)
+        pages.append([(colour, circle_operators([to_pdf(d.x, d.y, layout) for d in dots], r))] if dots else [])
+    # One reportlab page per colour sequence, copied per card (pipeline.render.uv.discpdf); the dots are content of
+    # ISO 19593-1 processing step Braille (pipeline.render.uv.ocg)
+    with disc_pages_pdf(pages, layout, BRAILLE) as pdf:
         return finish(pdf, path, f"UV braille layer, spot colour {spot_name}", list(card_ids),
                       subject="braille dots, one page per card front, registered page for page with the print PDF", condition=condition)
 

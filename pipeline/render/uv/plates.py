@@ -22,20 +22,19 @@ make their own clear plate from black.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from reportlab.lib.colors import CMYKColor, CMYKColorSep
-from reportlab.pdfgen.canvas import Canvas
 
 from engine.units import mm_to_pt
 from pipeline.common.layout import CardLayout, load_layout
 from pipeline.render.pdfpaths import circle_operators
 from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
 from pipeline.render.tactile import ALTERNATE_CMYK, TactileError, check_spot_name, render_braille_layer, to_pdf
-from pipeline.render.uv.ocg import BRAILLE, WHITE, marked_pdf
+from pipeline.render.uv.discpdf import disc_pages_pdf
+from pipeline.render.uv.ocg import BRAILLE, WHITE
 
 if TYPE_CHECKING:
     from pipeline.braille.geometry import Dot
@@ -70,32 +69,13 @@ def draw_pages(pages: Sequence[tuple[str, Sequence[Disc]]], path: str | Path, ti
     """Write pages of discs (``(label, discs)`` each) with the layout's boxes, overprint on, marked
     as ISO 19593-1 processing step ``group`` and finished PDF/X-4; ``group=None``: no OCG, PDF/X-1a:2003
     (both with ``condition``'s output intent). Returns ``path``."""
-    from pipeline.render.fonts import face
-
     layout = layout or load_layout()
-    b = layout.bleed
-    w, h = layout.trim.width + 2 * b, layout.trim.height + 2 * b
-    buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=(w, h), invariant=1, initialFontName=face("regular").name)
-    for _, discs in pages:
-        canvas.setBleedBox((0, 0, w, h))
-        canvas.setTrimBox((b, b, b + layout.trim.width, b + layout.trim.height))
-        for disc in discs:
-            if not disc.dots:
-                continue
-            canvas.setFillOverprint(True)
-            canvas.setOverprintMask(True)
-            canvas.setFillColor(disc.colour)
-            # reportlab's path.circle costs ~0.1 ms a dot (1,440 layer pages: 7 s); the same four
-            # Bézier arcs written as operators cost a tenth of that. _code is the page's operator list.
-            centres = [to_pdf(d.x, d.y, layout) for d in disc.dots]
-            canvas._code.append(circle_operators(centres, mm_to_pt(disc.diameter_mm / 2)) + " f")
-        canvas.showPage()
-    canvas.save()
+    # reportlab's path.circle costs ~0.1 ms a dot (1,440 layer pages: 7 s); the same four Bézier arcs written
+    # as operators cost a tenth of that. One reportlab page per colour sequence, copied per page (discpdf).
+    ops = [[(disc.colour, circle_operators([to_pdf(d.x, d.y, layout) for d in disc.dots], mm_to_pt(disc.diameter_mm / 2)))
+            for disc in discs if disc.dots] for _, discs in pages]
     labels = [label for label, _ in pages]
-    if not group:
-        return finish(buf.getvalue(), path, title, labels, subject=subject, condition=condition)
-    with marked_pdf(buf.getvalue(), group) as pdf:
+    with disc_pages_pdf(ops, layout, group or None) as pdf:
         return finish(pdf, path, title, labels, subject=subject, condition=condition)
 
 

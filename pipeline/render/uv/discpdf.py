@@ -1,0 +1,114 @@
+"""Card pages of filled circles (the braille layer, the mask, the UV plates) as a :class:`pikepdf.Pdf`.
+
+reportlab wrote every such page itself (a page dictionary formatted in Python and its content
+zlib-compressed, ~1 ms a page), pikepdf parsed the file and :func:`pipeline.render.uv.ocg.mark_pages`
+decompressed each content again to wrap it in the braille OCG. Every page differs only in its
+circles: its dictionary, resources and colour operators are those of any page painting the same
+colours in the same order. So reportlab writes one *template* page per distinct colour sequence, with
+a marker where each disc's circles go; each card page is that page's dictionary (copied) with its own
+content: the template's operators with the card's circles in place of the markers, which are the
+bytes reportlab wrote for that page (``"\\n".join`` of its operator list plus ``"\\n"``). Pages in the
+ISO 19593-1 group get their content wrapped in ``/OC /DeckpressBraille BDC … EMC`` as
+:func:`~pipeline.render.uv.ocg.mark_pages` does. Every content stream is left uncompressed for qpdf to
+compress at the save, as it did reportlab's (ASCII85 + Flate, a filter qpdf does not keep: it decodes such
+a stream and writes it Flate-compressed, the same bytes as from the plain content). The saved file is
+byte for byte what the page-by-page reportlab route wrote: qpdf numbers the objects by their place in
+the graph, not by the source file's numbers, and writes a direct object shared by pages in each page
+(tests/test_discpdf.py compares the two routes; every layer, mask, underbase and plate file of the four
+shipped games under all six UV printer profiles was compared too).
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Sequence
+
+import pikepdf
+from reportlab.lib.colors import Color
+from reportlab.pdfgen.canvas import Canvas
+
+from pipeline.common.layout import CardLayout
+from pipeline.render.uv.ocg import PROPERTY_NAME, processing_step_ocg, register_ocgs
+
+#: One disc of a page: its colour and its circle operators (:func:`pipeline.render.pdfpaths.circle_operators`,
+#: pt), filled with ``f``.
+DiscOps = tuple[Color, str]
+
+#: Stands in a template page's operator list where a disc's circles and ``f`` go (no PDF operator has it).
+_MARK = "%deckpress-disc%"
+
+
+def _colour_key(colour: Color) -> tuple:
+    """What reportlab's output for a colour depends on: its class and every attribute."""
+    return (type(colour).__qualname__, tuple(sorted((k, repr(v)) for k, v in vars(colour).items())))
+
+
+def _template(sequences: list[Sequence[Color]], layout: CardLayout) -> bytes:
+    """A reportlab PDF with one page per colour sequence, drawn as :func:`disc_pages_pdf`'s callers drew
+    every card page, each disc's circles replaced by :data:`_MARK`."""
+    from pipeline.render.fonts import face
+
+    b = layout.bleed
+    w, h = layout.trim.width + 2 * b, layout.trim.height + 2 * b
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=(w, h), invariant=1, initialFontName=face("regular").name)
+    for colours in sequences:
+        canvas.setBleedBox((0, 0, w, h))
+        canvas.setTrimBox((b, b, b + layout.trim.width, b + layout.trim.height))
+        for colour in colours:
+            canvas.setFillOverprint(True)
+            canvas.setOverprintMask(True)
+            canvas.setFillColor(colour)
+            canvas._code.append(_MARK)  # _code is the page's operator list; a card page has its circles + " f" here
+        canvas.showPage()
+    canvas.save()
+    return buf.getvalue()
+
+
+def disc_pages_pdf(pages: Sequence[Sequence[DiscOps]], layout: CardLayout, group: str | None) -> pikepdf.Pdf:
+    """The PDF of ``pages`` (each a sequence of discs painted in that order, overprint on; an empty page
+    has no operators), every page with the layout's boxes (MediaBox = BleedBox = trim + 2 × bleed, TrimBox
+    the trim, pt), the same objects and content as reportlab writing each page (module docs). ``group``:
+    the ISO 19593-1 processing step the content is marked as (Braille, White), or None for no OCG.
+    For :func:`pipeline.render.pdfx.finish`; the caller closes it. Raises ValueError when a template
+    page's content does not hold one marker per disc (a reportlab that writes pages differently).
+    """
+    keys: dict[tuple, int] = {}
+    sequences: list[Sequence[Color]] = []
+    page_template = []
+    for discs in pages:
+        key = tuple(_colour_key(colour) for colour, _ in discs)
+        if key not in keys:
+            keys[key] = len(sequences)
+            sequences.append([colour for colour, _ in discs])
+        page_template.append(keys[key])
+    pdf = pikepdf.open(io.BytesIO(_template(sequences, layout)))
+    templates = [p.obj for p in pdf.pages]
+    parts = [bytes(t.Contents.read_bytes()).split(_MARK.encode()) for t in templates]
+    if any(len(p) != len(s) + 1 for p, s in zip(parts, sequences)):
+        raise ValueError("reportlab's template page does not hold one marker per disc")
+    ocg = processing_step_ocg(pdf, group) if group else None
+    if ocg is not None:
+        for t in templates:  # the card pages share their template's resources: one /Properties each
+            resources = t.Resources
+            if "/Properties" not in resources:
+                resources.Properties = pikepdf.Dictionary()
+            resources.Properties[PROPERTY_NAME] = ocg
+    for discs, index in zip(pages, page_template):
+        pieces = parts[index]
+        chunks = [pieces[0]]
+        for (_, ops), piece in zip(discs, pieces[1:]):
+            chunks += [ops.encode(), b" f", piece]
+        content = b"".join(chunks)
+        page = pikepdf.Dictionary(templates[index])
+        if ocg is not None:
+            page.Contents = pdf.make_stream(f"/OC {PROPERTY_NAME} BDC\n".encode() + content + b"\nEMC\n")
+        else:
+            page.Contents = pdf.make_stream(content)
+        # qpdf's addPage (what pikepdf's add_blank_page calls): pdf.pages.append checks the whole list
+        # first, 0.1-0.4 ms a page, a second for a 4,752-page layered plate
+        pdf._add_page(page, first=False)
+    del pdf.pages[:len(templates)]
+    if ocg is not None:
+        register_ocgs(pdf)
+    return pdf

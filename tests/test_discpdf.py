@@ -1,0 +1,82 @@
+"""Disc pages from reportlab templates (pipeline.render.uv.discpdf) and the remembered circle numbers
+(pipeline.render.pdfpaths): the files are byte for byte those of reportlab drawing every page itself.
+
+The reference below is the code the braille layer and the UV plates used before: one reportlab page
+per card, the file parsed by pikepdf and marked (ISO 19593-1 group) page by page, then finished.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pikepdf
+import pytest
+from reportlab.lib.colors import CMYKColor, CMYKColorSep
+from reportlab.pdfgen.canvas import Canvas
+
+from pipeline.common.layout import load_layout
+from pipeline.render.fonts import face
+from pipeline.render.pdfpaths import circle_operators
+from pipeline.render.pdfx import finish
+from pipeline.render.uv.discpdf import disc_pages_pdf
+from pipeline.render.uv.ocg import BRAILLE, WHITE, marked_pdf
+
+SPOT = CMYKColorSep(0, 1, 0, 0, spotName="Braille")
+K100 = CMYKColor(0, 0, 0, 1)
+
+
+def _reference(pages, layout, group, path, labels):
+    b = layout.bleed
+    w, h = layout.trim.width + 2 * b, layout.trim.height + 2 * b
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=(w, h), invariant=1, initialFontName=face("regular").name)
+    for discs in pages:
+        canvas.setBleedBox((0, 0, w, h))
+        canvas.setTrimBox((b, b, b + layout.trim.width, b + layout.trim.height))
+        for colour, ops in discs:
+            canvas.setFillOverprint(True)
+            canvas.setOverprintMask(True)
+            canvas.setFillColor(colour)
+            canvas._code.append(ops + " f")
+        canvas.showPage()
+    canvas.save()
+    if group is None:
+        return finish(buf.getvalue(), path, "t", labels)
+    with marked_pdf(buf.getvalue(), group) as pdf:
+        return finish(pdf, path, "t", labels)
+
+
+def _pages():
+    one = circle_operators([(40.0, 300.0), (46.6, 300.0), (40.0, 293.4)], 2.04)
+    two = circle_operators([(60.25, 250.125)], 1.5)
+    layers = [(CMYKColorSep(0, 1, 0, 0, spotName=f"Braille L{k:02d}"), circle_operators([(50.0, 280.0)], 2.0 - k / 10))
+              for k in range(1, 4)]
+    return [[(SPOT, one)], [], [(SPOT, two)], layers, [(K100, one), (SPOT, two)], [(SPOT, one)], layers[:2]]
+
+
+@pytest.mark.parametrize("group", [BRAILLE, WHITE, None])
+def test_disc_pages_are_the_bytes_reportlab_wrote_page_by_page(tmp_path, group):
+    layout = load_layout()
+    pages = _pages()
+    labels = [f"card-{i}" for i in range(len(pages))]
+    old = _reference(pages, layout, group, tmp_path / "old.pdf", labels)
+    with disc_pages_pdf(pages, layout, group) as pdf:
+        new = finish(pdf, tmp_path / "new.pdf", "t", labels)
+    assert new.read_bytes() == old.read_bytes()
+    with pikepdf.open(new) as pdf:
+        assert len(pdf.pages) == 7 and [str(p.label) for p in pdf.pages] == labels
+        assert [float(v) for v in pdf.pages[3].obj.TrimBox] == [9, 9, 225, 369]
+        assert ("/Properties" in pdf.pages[0].obj.Resources) == (group is not None)
+        assert b"/Braille#20L03 " in bytes(pdf.pages[3].obj.Resources.ColorSpace.unparse(resolved=True))
+
+
+def test_circle_numbers_remembered_give_the_formatted_values():
+    first = circle_operators([(10.0, 20.0), (10.0, 26.6)], 1.0)
+    assert first.splitlines()[0] == ("11.000 20.000 m 11.000 20.552 10.552 21.000 10.000 21.000 c 9.448 21.000 9.000 20.552 "
+                                     "9.000 20.000 c 9.000 19.448 9.448 19.000 10.000 19.000 c 10.552 19.000 11.000 19.448 "
+                                     "11.000 20.000 c h")
+    assert circle_operators([(10.0, 20.0), (10.0, 26.6)], 1.0) == first
+    assert circle_operators([(10.0, 26.6)], 2.0).startswith("12.000 26.600 m")  # another radius, other numbers
+    # 0.0 and -0.0 are equal keys but format differently ("0.000", "-0.000"): neither is taken for the other
+    assert circle_operators([(0.0, 5.0)], 1.0).split()[7] == "0.000"
+    assert circle_operators([(-0.0, 5.0)], 1.0).split()[7] == "-0.000"
