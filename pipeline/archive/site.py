@@ -43,7 +43,7 @@ from pipeline.braille.layout import REFERENCE_TEXT
 from pipeline.dice.plan import BAR_MM, GAP_MM
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import TEMPLATES
-from pipeline.common.raster import png_bytes
+from pipeline.common.pngfile import opaque_png
 from pipeline.render.softproof import soft_proof_pages
 
 if TYPE_CHECKING:
@@ -340,7 +340,7 @@ def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir:
     pages = [i for card_id, i in first.items() if card_id not in faces]
     for i, raster in zip(pages, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True, target=target, proofed=proofed, pages=pages)):
         card_id = page_ids[i]
-        write_bytes(out_dir / "images" / f"{card_id}.png", png_bytes(raster.image))
+        write_bytes(out_dir / "images" / f"{card_id}.png", opaque_png(raster.image))
         faces[card_id] = _Face(f"images/{card_id}.png", raster.image.width, raster.image.height)
     return {card_id: faces[card_id] for card_id in first}
 

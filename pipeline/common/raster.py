@@ -151,8 +151,8 @@ Z_RLE = 3
 
 
 def png_bytes(image: Image.Image, level: int = 1, strategy: int = Z_RLE) -> bytes:
-    """``image`` encoded as PNG at zlib ``level`` with ``strategy``: the archive's card faces, the
-    proofs and the box proofs. Lossless whatever the settings: the pixels decode the same.
+    """``image`` encoded as PNG at zlib ``level`` with ``strategy`` (Pillow's encoder): the box proofs
+    (the proofs and the archive faces use :func:`pipeline.common.pngfile.opaque_png`). Lossless whatever the settings: the pixels decode the same.
 
     The defaults come from timing Pillow 13's encoder on every kind of PNG of the shipped
     games (issue 22, docs/speed.md): its adaptive row filter takes ~85 % of the time at any
