@@ -29,6 +29,7 @@ import yaml
 
 from engine.findings import counts, sort_key
 from engine.paths import SLUG
+from pipeline.build import statcache
 from pipeline.build.report import portable_findings
 from pipeline.common.files import staging_writes, write_text
 from pipeline.common.ownership import STAGING_MARK
@@ -229,20 +230,36 @@ def read_manifest(folder: Path) -> dict | None:
         return None
 
 
-def is_current(folder: Path, key: str) -> dict | None:
+def is_current(folder: Path, key: str, verify: bool = False) -> dict | None:
     """The previous manifest when its build key equals ``key`` and every listed file is there
     with its recorded size and sha256 (a stand-alone command may have rewritten one in place);
-    otherwise None (the game must be rebuilt)."""
+    otherwise None (the game must be rebuilt).
+
+    A file whose stat matches the stat cache's record for its sha256 (:mod:`pipeline.build.statcache`:
+    size, mtime, ctime, inode, device) is not read; ``verify`` hashes every file regardless.
+    When some file had to be hashed and all matched, the cache is rewritten for the next build.
+    """
     manifest = read_manifest(folder)
     if not manifest or manifest.get("build_key") != key:
         return None
+    known = {} if verify else statcache.read(str(folder))
+    hashed = False
     for entry in manifest.get("files", []):
-        path = folder / entry["path"]
+        path = os.path.join(folder, entry["path"])
         try:
-            if path.stat().st_size != entry["bytes"] or sha256_file(path) != entry["sha256"]:
+            st = os.stat(path)
+            if st.st_size != entry["bytes"]:
                 return None
+            if known.get(entry["path"]) == statcache.signature(st) + [entry["sha256"]]:
+                continue
+            if sha256_file(path) != entry["sha256"]:
+                statcache.drop(str(folder))
+                return None
+            hashed = True
         except OSError:
             return None
+    if hashed or not known:
+        statcache.write(str(folder), manifest.get("files", []))
     return manifest
 
 

@@ -29,6 +29,7 @@ from typing import Callable
 from typing import TYPE_CHECKING
 
 from engine.findings import Finding, exit_code, sort_key
+from pipeline.build import statcache
 from pipeline.build.manifest import build_key, game_id_of, is_current, write_manifest
 from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable
 from pipeline.build.report import GameOutcome, cached_outcome, failed_outcome, write_report
@@ -96,6 +97,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         manifest = write_manifest(job, key, deck_counts)
         os.sync()  # one flush of the whole staging folder before it replaces the previous build
         commit(staging, final)
+        statcache.write(str(final), manifest["files"])  # the next unchanged rebuild stats these instead of hashing them
         return GameOutcome(game_dir, game_id, "built", sorted(job.findings, key=sort_key), [e["path"] for e in manifest["files"]],
                            forced=settings.force, **deck_counts)
     finally:
@@ -174,27 +176,29 @@ def _run_preflight_and_chains(job: Job, game_id: str, report: Progress, names: l
     return job.findings
 
 
-def reuse_if_current(game_dir: str, settings: BuildSettings) -> GameOutcome | None:
+def reuse_if_current(game_dir: str, settings: BuildSettings, verify: bool = False) -> GameOutcome | None:
     """The cached outcome when ``<out_dir>/<game id>`` holds a current build of this game, else None.
 
     Reads only game.yaml's id and hashes the inputs: no data model is loaded, which keeps
     an unchanged rebuild fast. A game.yaml that does not read gives None (the full build reports it).
+    ``verify`` hashes every output file instead of trusting the stat cache (:func:`is_current`).
     """
     game_id = game_id_of(Path(game_dir))
     if game_id is None:
         return None
-    manifest = is_current(Path(settings.out_dir) / game_id, build_key(Path(game_dir), settings.key_dict()))
+    manifest = is_current(Path(settings.out_dir) / game_id, build_key(Path(game_dir), settings.key_dict()), verify)
     return cached_outcome(game_dir, game_id, manifest) if manifest is not None else None
 
 
 def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress | None = None,
-              before_building: Callable[[], None] | None = None) -> list[GameOutcome]:
+              before_building: Callable[[], None] | None = None, verify: bool = False) -> list[GameOutcome]:
     """Build several games, in parallel processes when there is more than one core and game.
 
     Returns one outcome per game in the given order and writes ``<out_dir>/report.json``.
     ``before_building`` is called once, under the output lock, when some game must be built (not
     for an unchanged rebuild): the CLI validates its options there. Raises :class:`BuildBusy`,
-    :class:`OutputError`, or ValueError for a bad ``only``.
+    :class:`OutputError`, or ValueError for a bad ``only``. ``verify`` hashes every previous output
+    file instead of trusting the stat cache (:mod:`pipeline.build.statcache`).
     """
     stages_to_run(settings.only)  # validate early
     game_dirs = list({Path(d).resolve(): d for d in reversed(game_dirs)}.values())[::-1]  # a folder named twice builds once
@@ -205,7 +209,7 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
         before_building = None
     with OutputLock(out_dir):
         probe_writable(out_dir)
-        done = {d: reuse_if_current(d, settings) for d in game_dirs}
+        done = {d: reuse_if_current(d, settings, verify) for d in game_dirs}
         for outcome in filter(None, done.values()):
             if progress:
                 progress(outcome.game_id, "cached")

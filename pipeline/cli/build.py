@@ -55,6 +55,7 @@ def build(
     run: Annotated[str, typer.Option(help="Print run: 'box' (what the game's box holds; for an expansion only the cards it adds) or 'combined' (base and expansion as played).")] = "box",
     release: Annotated[bool, typer.Option("--release", help="Press files: refuse to write while a card is provisional, a face prints placeholder art or the archive URL is a placeholder (exit 1, every cause listed).")] = False,
     target: Annotated[str, target_option(read=False)] = "fogra39",
+    verify: Annotated[bool, typer.Option("--verify", help="Hash every previous output file to see that it is unchanged, instead of trusting files whose size, times and inode are as the last build recorded.")] = False,
 ) -> None:
     """Build every output for the given games: checks, braille, print PDFs, UV layer, press sheets, BRF/PEF, archive, proofs (and with a vendor preset --target, its upload files).
 
@@ -92,7 +93,7 @@ def build(
         target=target,
     )
     with exit_on(BuildBusy, OutputError, ValueError), BuildProgress(dirs, err, enabled=not quiet) as progress:
-        outcomes = run_build(dirs, settings, progress.update, before_building=lambda: _validate_options(settings))
+        outcomes = run_build(dirs, settings, progress.update, before_building=lambda: _validate_options(settings), verify=verify)
     worst = 0
     for o in outcomes:
         out.print(_summary_line(o), markup=False)
