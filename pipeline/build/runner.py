@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from pipeline.build.job import Job
     from pipeline.build.workers import Progress
 
-__all__ = ["GameOutcome", "build_game", "build_or_fail", "reuse_if_current", "run_build"]
+__all__ = ["GameOutcome", "build_game", "build_or_fail", "reuse_all", "reuse_if_current", "run_build"]
 
 
 def _stops(findings: list[Finding], settings: BuildSettings) -> bool:
@@ -200,9 +200,7 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
     :class:`OutputError`, or ValueError for a bad ``only``. ``verify`` hashes every previous output
     file instead of trusting the stat cache (:mod:`pipeline.build.statcache`).
     """
-    stages_to_run(settings.only)  # validate early
-    game_dirs = list({Path(d).resolve(): d for d in reversed(game_dirs)}.values())[::-1]  # a folder named twice builds once
-    _refuse_shared_ids(game_dirs)
+    game_dirs = _checked_dirs(game_dirs, settings)
     out_dir = Path(settings.out_dir)
     if before_building is not None and not out_dir.is_dir():
         before_building()  # nothing can be current in a folder that is not there: check before making it
@@ -238,6 +236,45 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
         outcomes = [done[d] for d in game_dirs]
         write_report(out_dir, outcomes)
     return outcomes
+
+
+def reuse_all(game_dirs: list[str], settings: BuildSettings, progress: Progress | None = None,
+              verify: bool = False) -> list[GameOutcome] | None:
+    """:func:`run_build` when every game is current: the cached outcomes, in the given order, with
+    ``<out_dir>/report.json`` written as run_build writes it; None, with no report written, when
+    some game must be built (or the output folder is not there yet).
+
+    The same checks as run_build, in its order, under the output lock; it imports nothing that
+    builds, so ``deckpress build`` with nothing changed can skip the CLI framework
+    (:mod:`pipeline.cli.unchanged`). Raises as :func:`run_build` does.
+    """
+    game_dirs = _checked_dirs(game_dirs, settings)
+    out_dir = Path(settings.out_dir)
+    if not out_dir.is_dir():
+        return None
+    with OutputLock(out_dir):
+        probe_writable(out_dir)
+        outcomes = []
+        for d in game_dirs:
+            outcome = reuse_if_current(d, settings, verify)
+            if outcome is None:
+                return None
+            outcomes.append(outcome)
+        for outcome in outcomes:
+            if progress:
+                progress(outcome.game_id, "cached")
+        check_targets(out_dir, [])
+        write_report(out_dir, outcomes)
+    return outcomes
+
+
+def _checked_dirs(game_dirs: list[str], settings: BuildSettings) -> list[str]:
+    """The game folders, each once (a folder named twice builds once), after the checks that need
+    no lock: ValueError for a bad ``only`` or two folders with one game id."""
+    stages_to_run(settings.only)  # validate early
+    game_dirs = list({Path(d).resolve(): d for d in reversed(game_dirs)}.values())[::-1]
+    _refuse_shared_ids(game_dirs)
+    return game_dirs
 
 
 def _remove_staging(out_dir: Path) -> None:
