@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import importlib.metadata  # only its exception types and the fallback: _installed reads folder names
 import json
 import os
 import platform
@@ -105,6 +104,8 @@ def libraries(installed: dict[str, Path] | None = None) -> list[str]:
     except OSError:
         lines = None
     if lines is None:
+        import importlib.metadata  # the fallback only: importing it (email, zipfile, csv …) cost an unchanged rebuild ~50 ms
+
         try:
             requires = importlib.metadata.requires("deckpress") or []
         except importlib.metadata.PackageNotFoundError:
@@ -126,6 +127,8 @@ def _version(dist: str, installed: dict[str, Path] | None = None) -> str:
                         break  # the header ended without a Version: ask importlib.metadata below
         except OSError:
             pass  # an unreadable METADATA: importlib.metadata below reports the version or "not installed"
+    import importlib.metadata  # the fallback only (see libraries)
+
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
