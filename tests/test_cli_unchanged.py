@@ -24,7 +24,7 @@ PROBE = (
     "sys.argv = ['deckpress', *json.loads(sys.argv[1])]\n"
     "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
     "with open(tag + '.probe', 'w') as fh:\n"
-    "    json.dump([code, sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'rich', 'pydantic', 'click'})], fh)\n"
+    "    json.dump([code, sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'rich', 'pydantic', 'click', 'yaml'})], fh)\n"
     "sys.exit(code)\n"
 )
 TYPER = "import json, sys\nfrom pipeline.cli.commands import app\napp(json.loads(sys.argv[1]), prog_name='deckpress')\n"
@@ -108,7 +108,7 @@ def test_an_unchanged_build_prints_and_exits_as_the_typer_command(game_copy, tmp
         fast_report = (out / "report.json").read_bytes()
         (out / "report.json").write_text("{}")  # the typer command must write it again, as it was
         slow = _run(TYPER, args + extra, tmp_path / "slow")
-        assert "== mini: unchanged, reused" in fast[1] and fast[3] == [fast[0], []]  # no typer, rich or pydantic
+        assert "== mini: unchanged, reused" in fast[1] and fast[3] == [fast[0], []]  # no typer, rich, pydantic or PyYAML
         assert fast[:3] == slow[:3]
         assert (out / "report.json").read_bytes() == fast_report
 

@@ -13,7 +13,6 @@ heavy is imported, so an unchanged rebuild stays well under half a second.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import os
@@ -24,11 +23,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import yaml
-
 from engine.findings import counts, sort_key
 from engine.paths import SLUG
-from pipeline.build import statcache
+from pipeline.build import statcache, yamlfacts
 from pipeline.build.report import portable_findings
 from pipeline.common.files import staging_writes, write_text
 from pipeline.common.ownership import STAGING_MARK
@@ -39,7 +36,6 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = (ROOT / "engine", ROOT / "pipeline", ROOT / "templates")
 MANIFEST = "manifest.json"
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when available: 10x faster
 
 
 def sha256_file(path: Path) -> str:
@@ -135,30 +131,10 @@ def _version(dist: str, installed: dict[str, Path] | None = None) -> str:
         return "not installed"
 
 
-_PARSED: dict[bytes, object] = {}
-
-
-def _game_yaml(path: Path) -> object:
-    """A game.yaml parsed as safe YAML, memoised on its bytes (a run asks for one game's id and
-    ``extends`` three times; the file is read each time, so an edit between builds is always seen).
-
-    Raises OSError, UnicodeDecodeError and yaml.YAMLError as reading and parsing do.
-    """
-    raw = path.read_bytes()
-    if raw not in _PARSED:
-        if len(_PARSED) > 64:
-            _PARSED.clear()
-        _PARSED[raw] = yaml.load(raw.decode("utf-8"), Loader=_SafeLoader)
-    return copy.deepcopy(_PARSED[raw])
-
-
 def game_id_of(game_dir: Path) -> str | None:
     """The ``id`` in a game folder's game.yaml (safe YAML, no data model), or None if unreadable."""
-    try:
-        data = _game_yaml(game_dir / "game.yaml")
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None
-    game_id = data.get("id") if isinstance(data, dict) else None
+    found = yamlfacts.facts(game_dir / "game.yaml")  # remembered by the file's sha256 (no YAML parser when known)
+    game_id = found[0] if found else None
     # Only a slug may become a folder name under --out (``../victim`` must not); the loader
     # reports any other id properly.
     return game_id if isinstance(game_id, str) and SLUG.fullmatch(game_id) else None
@@ -174,14 +150,8 @@ def game_sources(game_dir: Path) -> list[Path]:
     folder: Path | None = game_dir.resolve()
     while folder is not None and folder not in seen:
         seen.append(folder)
-        nxt = None
-        try:
-            data = _game_yaml(folder / "game.yaml")
-            if isinstance(data, dict) and isinstance(data.get("extends"), dict) and "game" in data["extends"]:
-                nxt = (folder / str(data["extends"]["game"])).resolve()
-        except (OSError, yaml.YAMLError):
-            pass  # an unreadable game.yaml: the loader reports it; hash what is there
-        folder = nxt
+        found = yamlfacts.facts(folder / "game.yaml")  # None for an unreadable game.yaml: the loader reports it; hash what is there
+        folder = (folder / found[1]).resolve() if found and found[1] is not None else None
     return sorted(p for d in seen if d.is_dir() for p in d.rglob("*") if p.is_file())
 
 

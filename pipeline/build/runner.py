@@ -29,8 +29,8 @@ from typing import Callable
 from typing import TYPE_CHECKING
 
 from engine.findings import Finding, exit_code, sort_key
-from pipeline.build import statcache
-from pipeline.build.manifest import build_key, game_id_of, is_current, write_manifest
+from pipeline.build import statcache, yamlfacts
+from pipeline.build.manifest import build_key, game_id_of, is_current, versions, write_manifest
 from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable
 from pipeline.build.report import GameOutcome, cached_outcome, failed_outcome, write_report
 from pipeline.build.settings import BuildSettings
@@ -200,8 +200,8 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
     :class:`OutputError`, or ValueError for a bad ``only``. ``verify`` hashes every previous output
     file instead of trusting the stat cache (:mod:`pipeline.build.statcache`).
     """
-    game_dirs = _checked_dirs(game_dirs, settings)
     out_dir = Path(settings.out_dir)
+    game_dirs = _checked_dirs(game_dirs, settings)
     if before_building is not None and not out_dir.is_dir():
         before_building()  # nothing can be current in a folder that is not there: check before making it
         before_building = None
@@ -235,6 +235,8 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
         done.update(zip(stale, built))
         outcomes = [done[d] for d in game_dirs]
         write_report(out_dir, outcomes)
+        if any(o.status in ("built", "cached") for o in outcomes):
+            yamlfacts.save(out_dir, _parser())  # for the next build here (a game's folder is there)
     return outcomes
 
 
@@ -248,8 +250,8 @@ def reuse_all(game_dirs: list[str], settings: BuildSettings, progress: Progress 
     builds, so ``deckpress build`` with nothing changed can skip the CLI framework
     (:mod:`pipeline.cli.unchanged`). Raises as :func:`run_build` does.
     """
-    game_dirs = _checked_dirs(game_dirs, settings)
     out_dir = Path(settings.out_dir)
+    game_dirs = _checked_dirs(game_dirs, settings)
     if not out_dir.is_dir():
         return None
     with OutputLock(out_dir):
@@ -258,8 +260,11 @@ def reuse_all(game_dirs: list[str], settings: BuildSettings, progress: Progress 
         for d in game_dirs:
             outcome = reuse_if_current(d, settings, verify)
             if outcome is None:
-                return None
+                break  # the typer command checks them all again and builds
             outcomes.append(outcome)
+        if len(outcomes) < len(game_dirs):
+            return None
+        yamlfacts.save(out_dir, _parser())
         for outcome in outcomes:
             if progress:
                 progress(outcome.game_id, "cached")
@@ -270,11 +275,18 @@ def reuse_all(game_dirs: list[str], settings: BuildSettings, progress: Progress 
 
 def _checked_dirs(game_dirs: list[str], settings: BuildSettings) -> list[str]:
     """The game folders, each once (a folder named twice builds once), after the checks that need
-    no lock: ValueError for a bad ``only`` or two folders with one game id."""
+    no lock: ValueError for a bad ``only`` or two folders with one game id. Reads what earlier runs
+    in ``settings.out_dir`` learnt of game.yaml files (:mod:`pipeline.build.yamlfacts`)."""
     stages_to_run(settings.only)  # validate early
+    yamlfacts.load(settings.out_dir, _parser())
     game_dirs = list({Path(d).resolve(): d for d in reversed(game_dirs)}.values())[::-1]
     _refuse_shared_ids(game_dirs)
     return game_dirs
+
+
+def _parser() -> str:
+    """The YAML parser's version, which the remembered game.yaml facts are valid for."""
+    return versions().get("PyYAML", "")
 
 
 def _remove_staging(out_dir: Path) -> None:
