@@ -116,3 +116,20 @@ def test_a_file_changed_just_before_the_record_is_left_out(tmp_path, monkeypatch
     monkeypatch.setattr(statcache, "time", SimpleNamespace(time_ns=lambda: changed + statcache.RACY_NS + 1))
     statcache.write(str(folder), entries)
     assert statcache.read(str(folder)) == {"a.txt": statcache.signature(os.stat(folder / "a.txt")) + ["x"]}
+
+
+def test_an_unchanged_builds_report_takes_the_manifests_findings_as_they_are(game_copy, tmp_path, hashed):
+    """report.json of an unchanged build: the same bytes as from the findings turned back into dicts one by one."""
+    import dataclasses
+
+    from pipeline.build.report import report_dict, write_report
+
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out) == "built"
+    (outcome,) = run_build([str(game)], BuildSettings(out_dir=str(out), only=("emboss",)))
+    assert outcome.status == "cached" and outcome.findings and len(outcome.finding_dicts) == len(outcome.findings)
+    fast = (out / "report.json").read_bytes()
+    slow = dataclasses.replace(outcome, finding_dicts=None)
+    assert json.dumps(report_dict([slow], out)) == json.dumps(report_dict([outcome], out))
+    write_report(out, [slow])
+    assert (out / "report.json").read_bytes() == fast

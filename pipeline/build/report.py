@@ -37,6 +37,9 @@ class GameOutcome:
     run: str = "box"
     release: bool = False
     error: str = ""
+    #: A cached game's findings as its manifest lists them (sorted, in ``to_dict()`` form), so the
+    #: report need not turn thousands of findings back into dicts (None: from ``findings``).
+    finding_dicts: list[dict] | None = field(default=None, repr=False, compare=False)
 
 
 def failed_outcome(game_dir: str, exc: BaseException, game_id: str | None = None) -> GameOutcome:
@@ -68,7 +71,7 @@ def cached_outcome(game_dir: str, game_id: str, manifest: dict) -> GameOutcome:
         cards=manifest.get("unique_cards", 0), copies=manifest.get("printed_cards", 0),
         provisional=manifest.get("provisional_cards", 0), forced=manifest.get("forced", False),
         placeholder_faces=manifest.get("placeholder_art_faces", 0), run=manifest.get("run", "box"),
-        release=manifest.get("release", False),
+        release=manifest.get("release", False), finding_dicts=manifest.get("findings", []),
     )
 
 
@@ -111,8 +114,9 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
     games = {}
     for o in outcomes:
         items = sorted(o.findings, key=sort_key)
+        dicts = o.finding_dicts if o.finding_dicts is not None and all(a is b for a, b in zip(items, o.findings)) else None
         if out_dir is not None and o.status != "cached":
-            items = portable_findings(items, o.game_dir, (out_dir / o.game_id,))
+            items, dicts = portable_findings(items, o.game_dir, (out_dir / o.game_id,)), None
         folder = Path(os.path.relpath(Path(o.game_dir).resolve(), out_dir.resolve())).as_posix() if out_dir is not None else o.game_dir
         games[o.game_id] = {
             "folder": folder,
@@ -126,7 +130,7 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
             "run": o.run,
             "release": o.release,
             "counts": counts(items),
-            "findings": [f.to_dict() for f in items],
+            "findings": dicts if dicts is not None else [f.to_dict() for f in items],  # the manifest's: already to_dict() of these
             "files": o.files,
         }
     return {"games": games, "counts": counts([f for o in outcomes for f in o.findings])}
