@@ -133,3 +133,18 @@ def test_an_unchanged_builds_report_takes_the_manifests_findings_as_they_are(gam
     assert json.dumps(report_dict([slow], out)) == json.dumps(report_dict([outcome], out))
     write_report(out, [slow])
     assert (out / "report.json").read_bytes() == fast
+
+
+def test_a_report_with_the_same_bytes_is_not_written_again(game_copy, tmp_path):
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out) == "built"
+    assert _build(game, out) == "cached"  # "built" becomes "cached": written
+    before = os.stat(out / "report.json")
+    data = (out / "report.json").read_bytes()
+    assert json.loads(data)["games"]["mini"]["status"] == "cached"
+    assert _build(game, out) == "cached"
+    after = os.stat(out / "report.json")
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    (out / "report.json").write_text(data.decode().replace('"cached"', '"built"'))
+    assert _build(game, out) == "cached"
+    assert (out / "report.json").read_bytes() == data

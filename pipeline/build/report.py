@@ -137,9 +137,17 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
 
 
 def write_report(out_dir: Path, outcomes: list[GameOutcome]) -> None:
-    """Write ``<out_dir>/report.json``: these outcomes merged into the previous report."""
+    """Write ``<out_dir>/report.json``: these outcomes merged into the previous report. A report
+    that already has exactly these bytes (a second unchanged rebuild) is left as it is: no
+    temporary file, fsync and rename, which on a busy disk took longer than the rest of such a build."""
     report = _merged_report(out_dir, report_dict(outcomes, out_dir))
-    write_text(out_dir / REPORT, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    try:
+        if (out_dir / REPORT).read_bytes() == text.encode("utf-8"):
+            return
+    except OSError:
+        pass  # none yet, or unreadable: write_text writes it or says why not
+    write_text(out_dir / REPORT, text)
 
 
 def _merged_report(out_dir: Path, new: dict) -> dict:
