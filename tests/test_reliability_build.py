@@ -33,7 +33,10 @@ def small_disk(tmp_path):
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
-    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    """Every file under ``folder`` by relative path, but the stat cache (pipeline/build/statcache.py:
+    this machine's file times and inodes, never an output)."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and ".deckpress-stat" not in p.relative_to(folder).parts}
 
 
 def test_a_disk_that_fills_during_a_build_is_one_line_exit_2_and_keeps_the_previous_output(small_disk, game_copy):

@@ -13,9 +13,7 @@ heavy is imported, so an unchanged rebuild stays well under half a second.
 
 from __future__ import annotations
 
-import copy
 import hashlib
-import importlib.metadata  # only its exception types and the fallback: _installed reads folder names
 import json
 import os
 import platform
@@ -25,10 +23,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import yaml
-
 from engine.findings import counts, sort_key
 from engine.paths import SLUG
+from pipeline.build import statcache, yamlfacts
 from pipeline.build.report import portable_findings
 from pipeline.common.files import staging_writes, write_text
 from pipeline.common.ownership import STAGING_MARK
@@ -39,7 +36,6 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = (ROOT / "engine", ROOT / "pipeline", ROOT / "templates")
 MANIFEST = "manifest.json"
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when available: 10x faster
 
 
 def sha256_file(path: Path) -> str:
@@ -104,6 +100,8 @@ def libraries(installed: dict[str, Path] | None = None) -> list[str]:
     except OSError:
         lines = None
     if lines is None:
+        import importlib.metadata  # the fallback only: importing it (email, zipfile, csv …) cost an unchanged rebuild ~50 ms
+
         try:
             requires = importlib.metadata.requires("deckpress") or []
         except importlib.metadata.PackageNotFoundError:
@@ -125,36 +123,18 @@ def _version(dist: str, installed: dict[str, Path] | None = None) -> str:
                         break  # the header ended without a Version: ask importlib.metadata below
         except OSError:
             pass  # an unreadable METADATA: importlib.metadata below reports the version or "not installed"
+    import importlib.metadata  # the fallback only (see libraries)
+
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
         return "not installed"
 
 
-_PARSED: dict[bytes, object] = {}
-
-
-def _game_yaml(path: Path) -> object:
-    """A game.yaml parsed as safe YAML, memoised on its bytes (a run asks for one game's id and
-    ``extends`` three times; the file is read each time, so an edit between builds is always seen).
-
-    Raises OSError, UnicodeDecodeError and yaml.YAMLError as reading and parsing do.
-    """
-    raw = path.read_bytes()
-    if raw not in _PARSED:
-        if len(_PARSED) > 64:
-            _PARSED.clear()
-        _PARSED[raw] = yaml.load(raw.decode("utf-8"), Loader=_SafeLoader)
-    return copy.deepcopy(_PARSED[raw])
-
-
 def game_id_of(game_dir: Path) -> str | None:
     """The ``id`` in a game folder's game.yaml (safe YAML, no data model), or None if unreadable."""
-    try:
-        data = _game_yaml(game_dir / "game.yaml")
-    except (OSError, UnicodeDecodeError, yaml.YAMLError):
-        return None
-    game_id = data.get("id") if isinstance(data, dict) else None
+    found = yamlfacts.facts(game_dir / "game.yaml")  # remembered by the file's sha256 (no YAML parser when known)
+    game_id = found[0] if found else None
     # Only a slug may become a folder name under --out (``../victim`` must not); the loader
     # reports any other id properly.
     return game_id if isinstance(game_id, str) and SLUG.fullmatch(game_id) else None
@@ -170,14 +150,8 @@ def game_sources(game_dir: Path) -> list[Path]:
     folder: Path | None = game_dir.resolve()
     while folder is not None and folder not in seen:
         seen.append(folder)
-        nxt = None
-        try:
-            data = _game_yaml(folder / "game.yaml")
-            if isinstance(data, dict) and isinstance(data.get("extends"), dict) and "game" in data["extends"]:
-                nxt = (folder / str(data["extends"]["game"])).resolve()
-        except (OSError, yaml.YAMLError):
-            pass  # an unreadable game.yaml: the loader reports it; hash what is there
-        folder = nxt
+        found = yamlfacts.facts(folder / "game.yaml")  # None for an unreadable game.yaml: the loader reports it; hash what is there
+        folder = (folder / found[1]).resolve() if found and found[1] is not None else None
     return sorted(p for d in seen if d.is_dir() for p in d.rglob("*") if p.is_file())
 
 
@@ -238,20 +212,36 @@ def read_manifest(folder: Path) -> dict | None:
         return None
 
 
-def is_current(folder: Path, key: str) -> dict | None:
+def is_current(folder: Path, key: str, verify: bool = False) -> dict | None:
     """The previous manifest when its build key equals ``key`` and every listed file is there
     with its recorded size and sha256 (a stand-alone command may have rewritten one in place);
-    otherwise None (the game must be rebuilt)."""
+    otherwise None (the game must be rebuilt).
+
+    A file whose stat matches the stat cache's record for its sha256 (:mod:`pipeline.build.statcache`:
+    size, mtime, ctime, inode, device) is not read; ``verify`` hashes every file regardless.
+    When some file had to be hashed and all matched, the cache is rewritten for the next build.
+    """
     manifest = read_manifest(folder)
     if not manifest or manifest.get("build_key") != key:
         return None
+    known = {} if verify else statcache.read(str(folder))
+    hashed = False
     for entry in manifest.get("files", []):
-        path = folder / entry["path"]
+        path = os.path.join(folder, entry["path"])
         try:
-            if path.stat().st_size != entry["bytes"] or sha256_file(path) != entry["sha256"]:
+            st = os.stat(path)
+            if st.st_size != entry["bytes"]:
                 return None
+            if known.get(entry["path"]) == statcache.signature(st) + [entry["sha256"]]:
+                continue
+            if sha256_file(path) != entry["sha256"]:
+                statcache.drop(str(folder))
+                return None
+            hashed = True
         except OSError:
             return None
+    if hashed or not known:
+        statcache.write(str(folder), manifest.get("files", []))
     return manifest
 
 

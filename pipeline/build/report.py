@@ -40,6 +40,9 @@ class GameOutcome:
     release: bool = False
     error: str = ""
     per_card: dict = field(default_factory=dict)
+    #: A cached game's findings as its manifest lists them (sorted, in ``to_dict()`` form), so the
+    #: report need not turn thousands of findings back into dicts (None: from ``findings``).
+    finding_dicts: list[dict] | None = field(default=None, repr=False, compare=False)
 
 
 def failed_outcome(game_dir: str, exc: BaseException, game_id: str | None = None) -> GameOutcome:
@@ -71,7 +74,7 @@ def cached_outcome(game_dir: str, game_id: str, manifest: dict) -> GameOutcome:
         cards=manifest.get("unique_cards", 0), copies=manifest.get("printed_cards", 0),
         provisional=manifest.get("provisional_cards", 0), forced=manifest.get("forced", False),
         placeholder_faces=manifest.get("placeholder_art_faces", 0), run=manifest.get("run", "box"),
-        release=manifest.get("release", False),
+        release=manifest.get("release", False), finding_dicts=manifest.get("findings", []),
     )
 
 
@@ -114,8 +117,9 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
     games = {}
     for o in outcomes:
         items = sorted(o.findings, key=sort_key)
+        dicts = o.finding_dicts if o.finding_dicts is not None and all(a is b for a, b in zip(items, o.findings)) else None
         if out_dir is not None and o.status != "cached":
-            items = portable_findings(items, o.game_dir, (out_dir / o.game_id,))
+            items, dicts = portable_findings(items, o.game_dir, (out_dir / o.game_id,)), None
         folder = Path(os.path.relpath(Path(o.game_dir).resolve(), out_dir.resolve())).as_posix() if out_dir is not None else o.game_dir
         games[o.game_id] = {
             "folder": folder,
@@ -130,7 +134,7 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
             "release": o.release,
             "counts": counts(items),
             **({"per_card": o.per_card, "per_card_summary": per_card_summary(o.per_card)} if o.per_card else {}),
-            "findings": [f.to_dict() for f in items],
+            "findings": dicts if dicts is not None else [f.to_dict() for f in items],  # the manifest's: already to_dict() of these
             "files": o.files,
         }
     return {"games": games, "counts": counts([f for o in outcomes for f in o.findings])}
@@ -143,9 +147,17 @@ def per_card_summary(per_card: dict) -> str:
 
 
 def write_report(out_dir: Path, outcomes: list[GameOutcome]) -> None:
-    """Write ``<out_dir>/report.json``: these outcomes merged into the previous report."""
+    """Write ``<out_dir>/report.json``: these outcomes merged into the previous report. A report
+    that already has exactly these bytes (a second unchanged rebuild) is left as it is: no
+    temporary file, fsync and rename, which on a busy disk took longer than the rest of such a build."""
     report = _merged_report(out_dir, report_dict(outcomes, out_dir))
-    write_text(out_dir / REPORT, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    text = json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+    try:
+        if (out_dir / REPORT).read_bytes() == text.encode("utf-8"):
+            return
+    except OSError:
+        pass  # none yet, or unreadable: write_text writes it or says why not
+    write_text(out_dir / REPORT, text)
 
 
 def _merged_report(out_dir: Path, new: dict) -> dict:

@@ -29,7 +29,8 @@ from typing import Callable
 from typing import TYPE_CHECKING
 
 from engine.findings import Finding, exit_code, sort_key
-from pipeline.build.manifest import build_key, game_id_of, is_current, write_manifest
+from pipeline.build import statcache, yamlfacts
+from pipeline.build.manifest import build_key, game_id_of, is_current, versions, write_manifest
 from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable
 from pipeline.build.report import GameOutcome, cached_outcome, failed_outcome, write_report
 from pipeline.build.settings import BuildSettings
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from pipeline.build.job import Job
     from pipeline.build.workers import Progress
 
-__all__ = ["GameOutcome", "build_game", "build_or_fail", "reuse_if_current", "run_build"]
+__all__ = ["GameOutcome", "build_game", "build_or_fail", "reuse_all", "reuse_if_current", "run_build"]
 
 
 def _stops(findings: list[Finding], settings: BuildSettings) -> bool:
@@ -102,6 +103,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         manifest = write_manifest(job, key, deck_counts, card_keys, verified)
         os.sync()  # one flush of the whole staging folder before it replaces the previous build
         commit(staging, final)
+        statcache.write(str(final), manifest["files"])  # the next unchanged rebuild stats these instead of hashing them
         return GameOutcome(game_dir, game_id, "built", sorted(job.findings, key=sort_key), [e["path"] for e in manifest["files"]],
                            forced=settings.force, per_card=per_card, **deck_counts)
     finally:
@@ -180,38 +182,38 @@ def _run_preflight_and_chains(job: Job, game_id: str, report: Progress, names: l
     return job.findings
 
 
-def reuse_if_current(game_dir: str, settings: BuildSettings) -> GameOutcome | None:
+def reuse_if_current(game_dir: str, settings: BuildSettings, verify: bool = False) -> GameOutcome | None:
     """The cached outcome when ``<out_dir>/<game id>`` holds a current build of this game, else None.
 
     Reads only game.yaml's id and hashes the inputs: no data model is loaded, which keeps
     an unchanged rebuild fast. A game.yaml that does not read gives None (the full build reports it).
+    ``verify`` hashes every output file instead of trusting the stat cache (:func:`is_current`).
     """
     game_id = game_id_of(Path(game_dir))
     if game_id is None:
         return None
-    manifest = is_current(Path(settings.out_dir) / game_id, build_key(Path(game_dir), settings.key_dict()))
+    manifest = is_current(Path(settings.out_dir) / game_id, build_key(Path(game_dir), settings.key_dict()), verify)
     return cached_outcome(game_dir, game_id, manifest) if manifest is not None else None
 
 
 def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress | None = None,
-              before_building: Callable[[], None] | None = None) -> list[GameOutcome]:
+              before_building: Callable[[], None] | None = None, verify: bool = False) -> list[GameOutcome]:
     """Build several games, in parallel processes when there is more than one core and game.
 
     Returns one outcome per game in the given order and writes ``<out_dir>/report.json``.
     ``before_building`` is called once, under the output lock, when some game must be built (not
     for an unchanged rebuild): the CLI validates its options there. Raises :class:`BuildBusy`,
-    :class:`OutputError`, or ValueError for a bad ``only``.
+    :class:`OutputError`, or ValueError for a bad ``only``. ``verify`` hashes every previous output
+    file instead of trusting the stat cache (:mod:`pipeline.build.statcache`).
     """
-    stages_to_run(settings.only)  # validate early
-    game_dirs = list({Path(d).resolve(): d for d in reversed(game_dirs)}.values())[::-1]  # a folder named twice builds once
-    _refuse_shared_ids(game_dirs)
     out_dir = Path(settings.out_dir)
+    game_dirs = _checked_dirs(game_dirs, settings)
     if before_building is not None and not out_dir.is_dir():
         before_building()  # nothing can be current in a folder that is not there: check before making it
         before_building = None
     with OutputLock(out_dir):
         probe_writable(out_dir)
-        done = {d: reuse_if_current(d, settings) for d in game_dirs}
+        done = {d: reuse_if_current(d, settings, verify) for d in game_dirs}
         for outcome in filter(None, done.values()):
             if progress:
                 progress(outcome.game_id, "cached")
@@ -246,7 +248,58 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
         done.update(zip(stale, built))
         outcomes = [done[d] for d in game_dirs]
         write_report(out_dir, outcomes)
+        if any(o.status in ("built", "cached") for o in outcomes):
+            yamlfacts.save(out_dir, _parser())  # for the next build here (a game's folder is there)
     return outcomes
+
+
+def reuse_all(game_dirs: list[str], settings: BuildSettings, progress: Progress | None = None,
+              verify: bool = False) -> list[GameOutcome] | None:
+    """:func:`run_build` when every game is current: the cached outcomes, in the given order, with
+    ``<out_dir>/report.json`` written as run_build writes it; None, with no report written, when
+    some game must be built (or the output folder is not there yet).
+
+    The same checks as run_build, in its order, under the output lock; it imports nothing that
+    builds, so ``deckpress build`` with nothing changed can skip the CLI framework
+    (:mod:`pipeline.cli.unchanged`). Raises as :func:`run_build` does.
+    """
+    out_dir = Path(settings.out_dir)
+    game_dirs = _checked_dirs(game_dirs, settings)
+    if not out_dir.is_dir():
+        return None
+    with OutputLock(out_dir):
+        probe_writable(out_dir)
+        outcomes = []
+        for d in game_dirs:
+            outcome = reuse_if_current(d, settings, verify)
+            if outcome is None:
+                break  # the typer command checks them all again and builds
+            outcomes.append(outcome)
+        if len(outcomes) < len(game_dirs):
+            return None
+        yamlfacts.save(out_dir, _parser())
+        for outcome in outcomes:
+            if progress:
+                progress(outcome.game_id, "cached")
+        check_targets(out_dir, [])
+        write_report(out_dir, outcomes)
+    return outcomes
+
+
+def _checked_dirs(game_dirs: list[str], settings: BuildSettings) -> list[str]:
+    """The game folders, each once (a folder named twice builds once), after the checks that need
+    no lock: ValueError for a bad ``only`` or two folders with one game id. Reads what earlier runs
+    in ``settings.out_dir`` learnt of game.yaml files (:mod:`pipeline.build.yamlfacts`)."""
+    stages_to_run(settings.only)  # validate early
+    yamlfacts.load(settings.out_dir, _parser())
+    game_dirs = list({Path(d).resolve(): d for d in reversed(game_dirs)}.values())[::-1]
+    _refuse_shared_ids(game_dirs)
+    return game_dirs
+
+
+def _parser() -> str:
+    """The YAML parser's version, which the remembered game.yaml facts are valid for."""
+    return versions().get("PyYAML", "")
 
 
 def _remove_staging(out_dir: Path) -> None:

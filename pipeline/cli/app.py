@@ -1,43 +1,26 @@
-"""The ``deckpress`` typer app, assembled from the command modules, and its console entry point.
+"""The ``deckpress`` console entry point (:func:`main`) and, on first use, the typer app.
 
-Each command module (:mod:`~pipeline.cli.check`, :mod:`~pipeline.cli.build`,
-:mod:`~pipeline.cli.stages`, :mod:`~pipeline.cli.braille`, :mod:`~pipeline.cli.proof`) exposes a
-``COMMANDS`` table and never imports this module; this module imports them and registers their
-commands, so the CLI has no import circle. Exit codes (DESIGN.md §6): 0 clean, 1 error findings
-(or warnings under ``--strict``), 2 could not run; tracebacks only with ``--debug``.
+``app``, ``COMMANDS`` and ``HELP_ORDER`` are those of :mod:`pipeline.cli.commands`, imported when
+first asked for: typer 0.29, rich and pydantic cost ~0.3 s of CPU to import and to read the
+options, which is all of what ``deckpress build`` has to do when nothing changed. :func:`main`
+first lets :mod:`pipeline.cli.unchanged` answer such a build without them; every other command,
+and a build with anything to build, runs through the typer app as before. Exit codes
+(DESIGN.md §6): 0 clean, 1 error findings (or warnings under ``--strict``), 2 could not run;
+tracebacks only with ``--debug``.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Annotated
-
-import typer
-
-from pipeline.cli import braille, build, check, exports, proof, stages
-from pipeline.cli.common import DebugState, err
-
-app = typer.Typer(
-    name="deckpress",
-    help="Production pipeline for accessible card games: check card data, then build print PDFs, "
-    "the UV braille layer, press sheets, BRF/PEF embosser files, proofs and the card archive.",
-    rich_markup_mode="rich",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-)
-
-COMMANDS = {**check.COMMANDS, **build.COMMANDS, **stages.COMMANDS, **braille.COMMANDS, **proof.COMMANDS, **exports.COMMANDS}
-"""Every command: name → function."""
-HELP_ORDER = ("check", "schema", "rules", "build", "emboss", "braille", "dice", "render", "proof", "watch", "uv", "impose", "import", "export")
-"""The order ``deckpress --help`` lists the commands in (a command missing here fails at import)."""
-
-for command_name in sorted(COMMANDS, key=HELP_ORDER.index):
-    app.command(command_name)(COMMANDS[command_name])
 
 
-@app.callback()
-def _root(debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks for internal errors.")] = False) -> None:
-    DebugState.debug = debug
+def __getattr__(name: str):
+    """``app``, ``COMMANDS`` and ``HELP_ORDER`` from :mod:`pipeline.cli.commands` (PEP 562), imported on first use."""
+    if name in ("app", "COMMANDS", "HELP_ORDER"):
+        from pipeline.cli import commands
+
+        return getattr(commands, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _exit_interrupted() -> None:
@@ -47,14 +30,15 @@ def _exit_interrupted() -> None:
     an "Exception ignored" traceback. Workers die with the build (PR_SET_PDEATHSIG)."""
     import os
 
-    err.print("deckpress: interrupted", markup=False)
+    sys.stderr.write("deckpress: interrupted\n")
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(130)
 
 
 def main() -> None:
-    """Console entry point: run the app; an internal error becomes one line and exit 2 unless
+    """Console entry point: an unchanged ``deckpress build`` answered by :mod:`pipeline.cli.unchanged`,
+    anything else by the typer app; an internal error becomes one line and exit 2 unless
     ``--debug``; Ctrl-C prints ``deckpress: interrupted`` and exits 130 (128 + SIGINT)."""
     import logging
     import signal
@@ -71,6 +55,14 @@ def main() -> None:
 
     signal.signal(signal.SIGINT, on_interrupt)
     try:
+        from pipeline.cli.unchanged import answer
+
+        code = answer(sys.argv[1:])
+        if code is not None:
+            sys.stdout.flush()
+            sys.exit(code)
+        from pipeline.cli.commands import app
+
         app()
     except SystemExit as exc:
         if interrupted and exc.code not in (0, None):
@@ -79,6 +71,8 @@ def main() -> None:
     except KeyboardInterrupt:
         _exit_interrupted()
     except Exception as exc:  # the last line of defence: no traceback for users
+        from pipeline.cli.common import DebugState, err
+
         if DebugState.debug or "--debug" in sys.argv:
             raise
         from pipeline.render.colour import ColourError

@@ -32,4 +32,4 @@ def braille(
 
 
 COMMANDS = {"braille": braille}
-"""Command name → function, registered on the app by :mod:`pipeline.cli.app`."""
+"""Command name → function, registered on the app by :mod:`pipeline.cli.commands`."""

@@ -9,11 +9,9 @@ from typing import Annotated, Optional
 import typer
 
 from engine.findings import exit_code
-from pipeline.cli.common import back_offset_or_exit, err, exit_on, fail, out, print_summary, split_codes, target_option, validate_target
-
-STATUS_LABELS = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read", "failed": "FAILED, previous output kept"}
-"""What the one line per game says for each :class:`~pipeline.build.runner` outcome status."""
-
+from pipeline.cli.common import back_offset_or_exit, err, exit_on, fail, print_summary, split_codes, target_option, validate_target
+from pipeline.cli.plain import write_line
+from pipeline.cli.unchanged import summary_line
 
 def _game_dirs_or_exit(game_dirs: list[Path] | None, out_dir: Path, rulebook: Path | None) -> list[str]:
     """The game folders to build (default: every game in carddata/); exit 2 for an empty ``--out``,
@@ -55,6 +53,7 @@ def build(
     run: Annotated[str, typer.Option(help="Print run: 'box' (what the game's box holds; for an expansion only the cards it adds) or 'combined' (base and expansion as played).")] = "box",
     release: Annotated[bool, typer.Option("--release", help="Press files: refuse to write while a card is provisional, a face prints placeholder art or the archive URL is a placeholder (exit 1, every cause listed).")] = False,
     target: Annotated[str, target_option(read=False)] = "fogra39",
+    verify: Annotated[bool, typer.Option("--verify", help="Hash every previous output file to see that it is unchanged, instead of trusting files whose size, times and inode are as the last build recorded.")] = False,
 ) -> None:
     """Build every output for the given games: checks, braille, print PDFs, UV layer, press sheets, BRF/PEF, archive, proofs (and with a vendor preset --target, its upload files).
 
@@ -92,15 +91,15 @@ def build(
         target=target,
     )
     with exit_on(BuildBusy, OutputError, ValueError), BuildProgress(dirs, err, enabled=not quiet) as progress:
-        outcomes = run_build(dirs, settings, progress.update, before_building=lambda: _validate_options(settings))
+        outcomes = run_build(dirs, settings, progress.update, before_building=lambda: _validate_options(settings), verify=verify)
     worst = 0
     for o in outcomes:
-        out.print(_summary_line(o), markup=False)
+        write_line(summary_line(o))
         if o.error:
             err.print(f"deckpress: {o.game_id}: {o.error}", markup=False)
         print_summary(o.findings, verbose)
         worst = max(worst, 2 if o.status in ("unreadable", "failed") else exit_code(o.findings, strict))
-    out.print(f"report: {out_dir / 'report.json'}", markup=False)
+    write_line(f"report: {out_dir / 'report.json'}")
     raise typer.Exit(worst)
 
 
@@ -133,18 +132,5 @@ def _press_target(name: str) -> bool:
     return load_target(name).vendor is None
 
 
-def _summary_line(o) -> str:
-    """The one line per game: status, print run, counts, and whether its press files are a draft."""
-    line = (f"== {o.game_id}: {STATUS_LABELS[o.status]}; run {o.run}: {o.cards} unique cards, {o.copies} printed, "
-            f"{o.provisional} provisional, {o.placeholder_faces} faces print placeholder art")
-    if o.status in ("built", "cached"):
-        line += "; release press files" if o.release else "; DRAFT - not for press"
-    if any(c["kept"] for nouns in o.per_card.values() for c in nouns.values()):  # a rebuild kept per-card files (pipeline.build.cardkeys)
-        from pipeline.build.report import per_card_summary
-
-        line += "; " + per_card_summary(o.per_card)
-    return line + (" (forced)" if o.forced else "")
-
-
 COMMANDS = {"build": build}
-"""Command name → function, registered on the app by :mod:`pipeline.cli.app`."""
+"""Command name → function, registered on the app by :mod:`pipeline.cli.commands`."""

@@ -122,4 +122,4 @@ def rules(format: Annotated[Format, typer.Option("--format")] = Format.text) -> 
 
 
 COMMANDS = {"check": check, "schema": schema, "rules": rules}
-"""Command name → function, registered on the app by :mod:`pipeline.cli.app` in this order."""
+"""Command name → function, registered on the app by :mod:`pipeline.cli.commands` in this order."""

@@ -8,7 +8,6 @@ the app, so every command module can import it.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from enum import Enum
@@ -18,8 +17,9 @@ from typing import TYPE_CHECKING, NoReturn, Optional
 import typer
 from rich.console import Console
 
-from engine.findings import Finding, Severity, exit_code, render_json, render_text
+from engine.findings import Finding, exit_code, render_json, render_text
 from engine.registry import Selection, filter_findings
+from pipeline.cli.plain import print_plain, print_summary
 
 if TYPE_CHECKING:
     from engine.model import Deck
@@ -152,27 +152,13 @@ def back_offset_or_exit(value: str) -> tuple[str, str]:
 
 
 def _print_plain(text: str) -> None:
-    """``text`` and a newline to stdout as they are: what ``out.print(text, markup=False)`` gave
-    for findings, without rich reading every character (1.7 s for the 2 MB of findings of a
-    5 MB rulebook) nor turning a quoted ``:name:`` into an emoji."""
-    out.file.write(text + "\n")
-    out.file.flush()
+    """:func:`pipeline.cli.plain.print_plain` (on ``out``'s stdout)."""
+    print_plain(text)
 
 
 def print_findings(findings: list[Finding], fmt: Format) -> None:
     """Findings to stdout as text (with a summary line) or JSON."""
     _print_plain(render_json(findings) if fmt is Format.json else render_text(findings))
-
-
-def print_summary(findings: list[Finding], verbose: bool, listing: str = "--verbose") -> None:
-    """Errors and warnings one by one; info findings counted by code unless ``verbose``; a summary
-    line. ``listing`` names what lists the info findings one by one."""
-    shown = findings if verbose else [f for f in findings if f.severity is not Severity.info]
-    _print_plain(render_text(shown, counted=findings))
-    infos = Counter((f.code, f.name) for f in findings if f.severity is Severity.info)
-    if infos and not verbose:
-        listed = ", ".join(f"{code} {name} ×{n}" for (code, name), n in sorted(infos.items()))
-        out.print(f"   info: {listed} ({listing} lists them)", markup=False)
 
 
 def finish_with_findings(deck: Deck, findings) -> NoReturn:

@@ -107,4 +107,4 @@ def _export_tts(deck, out_dir: Path | None, base_url: str | None) -> None:
 
 
 COMMANDS = {"import": import_cards, "export": export}
-"""Command name → function, registered on the app by :mod:`pipeline.cli.app`."""
+"""Command name → function, registered on the app by :mod:`pipeline.cli.commands`."""

@@ -93,4 +93,4 @@ def watch(
 
 
 COMMANDS = {"proof": proof, "watch": watch}
-"""Command name → function, registered on the app by :mod:`pipeline.cli.app`."""
+"""Command name → function, registered on the app by :mod:`pipeline.cli.commands`."""

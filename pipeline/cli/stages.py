@@ -271,4 +271,4 @@ def impose(
 
 
 COMMANDS = {"emboss": emboss, "dice": dice, "render": render, "uv": uv, "impose": impose}
-"""Command name → function, registered on the app by :mod:`pipeline.cli.app`."""
+"""Command name → function, registered on the app by :mod:`pipeline.cli.commands`."""

@@ -1,0 +1,93 @@
+"""The stat cache: which output files an unchanged rebuild may take as hashed already.
+
+A build's ``manifest.json`` lists every output file with its size and sha256, and an
+unchanged rebuild must find every one of them as listed (:func:`pipeline.build.manifest.is_current`).
+Hashing them all again (~25 MB for the four shipped games, more for a large deck) was most
+of such a rebuild after start-up. Like git's index and make, deckpress keeps, per game, each
+file's ``stat`` beside the sha256 it was found with, in
+``<out>/.deckpress-stat/<game>.json`` (outside the game folder: a print shop gets the game
+folder, and the manifest stays free of timestamps), and rehashes only a file whose
+size, mtime, ctime, inode or device differs from the record.
+
+What this trusts: a file whose size, mtime, ctime, inode and device are all as recorded has
+the bytes it had. An edit changes the ctime (the kernel sets it; ``touch`` cannot set it back),
+so an edit is missed only if the system clock is set back to the same nanosecond tick, or the
+disk is written behind the file system's back. A file changed within :data:`RACY_NS` of the
+moment its record was taken could share its timestamps with the edit (the "racy git" problem):
+it is not recorded, so the next build hashes it. ``deckpress build --verify`` ignores the
+cache and hashes every file, as every rebuild did before.
+
+The cache is an optimisation only: an absent, unreadable or stale cache means hashing, never
+a wrong answer. It is written under the output folder's lock, one file per game, atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+#: Folder (under the output folder) of the per-game stat caches.
+STAT_DIR = ".deckpress-stat"
+#: A file whose mtime or ctime is within this many ns of the recording time is not recorded.
+#: File timestamps come from the kernel's coarse clock, up to one tick (1-10 ms, HZ 1000-100)
+#: behind the real time; 100 ms leaves a margin of ten ticks.
+RACY_NS = 100_000_000
+
+
+def signature(st: os.stat_result) -> list[int]:
+    """What must stay equal for a file to be taken as unchanged: ``[size, mtime_ns, ctime_ns, inode, device]``."""
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+def cache_path(folder: str) -> str:
+    """The stat cache of the game folder ``folder`` (``<out>/<game>``): ``<out>/.deckpress-stat/<game>.json``."""
+    parent, name = os.path.split(os.path.normpath(folder))
+    return os.path.join(parent, STAT_DIR, name + ".json")
+
+
+def read(folder: str) -> dict[str, list]:
+    """``{relative path: signature + [sha256]}`` recorded for ``folder``; {} when there is none or it does not read."""
+    try:
+        with open(cache_path(folder), encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write(folder: str, entries: list[dict]) -> None:
+    """Record the stat of every manifest entry (``{"path", "sha256", ...}``) of ``folder`` whose
+    file is there with the entry's size; a file changed in the last :data:`RACY_NS` is left out.
+
+    Best effort: a cache that cannot be written is skipped (the next build hashes instead).
+    """
+    now = time.time_ns()
+    record: dict[str, list] = {}
+    for entry in entries:
+        try:
+            st = os.stat(os.path.join(folder, entry["path"]))
+        except OSError:
+            continue
+        if st.st_size == entry["bytes"] and max(st.st_mtime_ns, st.st_ctime_ns) < now - RACY_NS:
+            record[entry["path"]] = signature(st) + [entry["sha256"]]
+    path = cache_path(folder)
+    tmp = f"{path}.{os.getpid()}.part"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(record, fh, separators=(",", ":"))
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def drop(folder: str) -> None:
+    """Remove ``folder``'s stat cache (a file was found changed: nothing recorded about it is trusted any more)."""
+    try:
+        os.unlink(cache_path(folder))
+    except OSError:
+        pass

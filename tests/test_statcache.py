@@ -1,0 +1,150 @@
+"""The stat cache (pipeline/build/statcache.py): an unchanged rebuild reads no output whose stat is
+as recorded, and still rebuilds a game whose output was edited, deleted or copied over."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from pipeline.build import manifest, statcache
+from pipeline.build.runner import run_build
+from pipeline.build.settings import BuildSettings
+
+
+@pytest.fixture
+def hashed(monkeypatch) -> list[str]:
+    """Every output file :func:`manifest.sha256_file` reads, by path; the racy margin off, so every file is recorded."""
+    calls: list[str] = []
+    real = manifest.sha256_file
+    monkeypatch.setattr(manifest, "sha256_file", lambda path: (calls.append(str(path)), real(path))[1])
+    monkeypatch.setattr(statcache, "RACY_NS", 0)
+    return calls
+
+
+def _build(game: Path, out: Path, verify: bool = False) -> str:
+    (outcome,) = run_build([str(game)], BuildSettings(out_dir=str(out), only=("emboss",)), verify=verify)
+    return outcome.status
+
+
+def _files(out: Path) -> list[dict]:
+    return json.loads((out / "mini" / "manifest.json").read_text())["files"]
+
+
+def test_a_build_records_every_output_and_an_unchanged_rebuild_reads_none(game_copy, tmp_path, hashed):
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out) == "built"
+    record = json.loads((out / ".deckpress-stat" / "mini.json").read_text())
+    files = _files(out)
+    assert len(files) > 5 and sorted(record) == sorted(e["path"] for e in files)
+    for e in files:
+        st = os.stat(out / "mini" / e["path"])
+        assert record[e["path"]] == [e["bytes"], st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, e["sha256"]]
+    hashed.clear()
+    assert _build(game, out) == "cached"
+    assert hashed == []
+    assert _build(game, out, verify=True) == "cached"
+    assert sorted(hashed) == sorted(str(out / "mini" / e["path"]) for e in files)
+
+
+def test_an_edit_that_keeps_the_size_and_the_mtime_is_rebuilt(game_copy, tmp_path, hashed):
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out) == "built"
+    target = out / "mini" / _files(out)[0]["path"]
+    data, st = target.read_bytes(), target.stat()
+    target.write_bytes(bytes([data[0] ^ 1]) + data[1:])
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # the mtime put back: the ctime still moved
+    assert target.stat().st_size == st.st_size and target.stat().st_mtime_ns == st.st_mtime_ns
+    assert _build(game, out) == "built"
+    assert target.read_bytes() == data
+
+
+def test_a_deleted_output_is_rebuilt(game_copy, tmp_path, hashed):
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out) == "built"
+    target = out / "mini" / _files(out)[-1]["path"]
+    data = target.read_bytes()
+    target.unlink()
+    assert _build(game, out) == "built"
+    assert target.read_bytes() == data
+
+
+def test_a_copied_output_is_hashed_once_then_trusted(game_copy, tmp_path, hashed):
+    import shutil
+
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out) == "built"
+    shutil.copytree(out, tmp_path / "copy")  # new inodes and times: nothing recorded holds
+    hashed.clear()
+    assert _build(game, tmp_path / "copy") == "cached"
+    assert len(hashed) == len(_files(out))
+    hashed.clear()
+    assert _build(game, tmp_path / "copy") == "cached"
+    assert hashed == []
+
+
+def test_a_record_for_other_bytes_or_a_broken_cache_is_not_trusted(game_copy, tmp_path, hashed):
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out) == "built"
+    cache = out / ".deckpress-stat" / "mini.json"
+    record = json.loads(cache.read_text())
+    first = _files(out)[0]["path"]
+    record[first][-1] = "0" * 64  # a record of another sha256 than the manifest's
+    cache.write_text(json.dumps(record))
+    hashed.clear()
+    assert _build(game, out) == "cached"
+    assert hashed == [str(out / "mini" / first)]
+    cache.write_text("{not json")
+    hashed.clear()
+    assert _build(game, out) == "cached"
+    assert len(hashed) == len(_files(out))
+
+
+def test_a_file_changed_just_before_the_record_is_left_out(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    folder = tmp_path / "out" / "mini"
+    folder.mkdir(parents=True)
+    (folder / "a.txt").write_text("a")
+    changed = max(os.stat(folder / "a.txt").st_mtime_ns, os.stat(folder / "a.txt").st_ctime_ns)
+    entries = [{"path": "a.txt", "bytes": 1, "sha256": "x"}]
+    monkeypatch.setattr(statcache, "time", SimpleNamespace(time_ns=lambda: changed + statcache.RACY_NS))
+    statcache.write(str(folder), entries)  # recorded RACY_NS after the change: an edit could still share its times
+    assert statcache.read(str(folder)) == {}
+    monkeypatch.setattr(statcache, "time", SimpleNamespace(time_ns=lambda: changed + statcache.RACY_NS + 1))
+    statcache.write(str(folder), entries)
+    assert statcache.read(str(folder)) == {"a.txt": statcache.signature(os.stat(folder / "a.txt")) + ["x"]}
+
+
+def test_an_unchanged_builds_report_takes_the_manifests_findings_as_they_are(game_copy, tmp_path, hashed):
+    """report.json of an unchanged build: the same bytes as from the findings turned back into dicts one by one."""
+    import dataclasses
+
+    from pipeline.build.report import report_dict, write_report
+
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out) == "built"
+    (outcome,) = run_build([str(game)], BuildSettings(out_dir=str(out), only=("emboss",)))
+    assert outcome.status == "cached" and outcome.findings and len(outcome.finding_dicts) == len(outcome.findings)
+    fast = (out / "report.json").read_bytes()
+    slow = dataclasses.replace(outcome, finding_dicts=None)
+    assert json.dumps(report_dict([slow], out)) == json.dumps(report_dict([outcome], out))
+    write_report(out, [slow])
+    assert (out / "report.json").read_bytes() == fast
+
+
+def test_a_report_with_the_same_bytes_is_not_written_again(game_copy, tmp_path):
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out) == "built"
+    assert _build(game, out) == "cached"  # "built" becomes "cached": written
+    before = os.stat(out / "report.json")
+    data = (out / "report.json").read_bytes()
+    assert json.loads(data)["games"]["mini"]["status"] == "cached"
+    assert _build(game, out) == "cached"
+    after = os.stat(out / "report.json")
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    (out / "report.json").write_text(data.decode().replace('"cached"', '"built"'))
+    assert _build(game, out) == "cached"
+    assert (out / "report.json").read_bytes() == data
