@@ -80,3 +80,17 @@ def test_circle_numbers_remembered_give_the_formatted_values():
     # 0.0 and -0.0 are equal keys but format differently ("0.000", "-0.000"): neither is taken for the other
     assert circle_operators([(0.0, 5.0)], 1.0).split()[7] == "0.000"
     assert circle_operators([(-0.0, 5.0)], 1.0).split()[7] == "-0.000"
+
+
+def test_without_pikepdfs_private_add_page_the_public_append_gives_the_same_bytes(tmp_path, monkeypatch):
+    """disc_pages_pdf uses pikepdf's private ``Pdf._add_page`` (qpdf's addPage) when it exists; a pikepdf
+    without it falls back on ``pages.append``: the reference here is the private route's own file."""
+    layout = load_layout()
+    pages = _pages()
+    labels = [f"card-{i}" for i in range(len(pages))]
+    with disc_pages_pdf(pages, layout, BRAILLE) as pdf:
+        fast = finish(pdf, tmp_path / "fast.pdf", "t", labels)
+    monkeypatch.delattr(pikepdf.Pdf, "_add_page")
+    with disc_pages_pdf(pages, layout, BRAILLE) as pdf:
+        slow = finish(pdf, tmp_path / "slow.pdf", "t", labels)
+    assert slow.read_bytes() == fast.read_bytes()

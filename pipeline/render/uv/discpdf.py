@@ -94,6 +94,7 @@ def disc_pages_pdf(pages: Sequence[Sequence[DiscOps]], layout: CardLayout, group
             if "/Properties" not in resources:
                 resources.Properties = pikepdf.Dictionary()
             resources.Properties[PROPERTY_NAME] = ocg
+    add_page = getattr(pdf, "_add_page", None)
     for discs, index in zip(pages, page_template):
         pieces = parts[index]
         chunks = [pieces[0]]
@@ -106,8 +107,9 @@ def disc_pages_pdf(pages: Sequence[Sequence[DiscOps]], layout: CardLayout, group
         else:
             page.Contents = pdf.make_stream(content)
         # qpdf's addPage (what pikepdf's add_blank_page calls): pdf.pages.append checks the whole list
-        # first, 0.1-0.4 ms a page, a second for a 4,752-page layered plate
-        pdf._add_page(page, first=False)
+        # first, 0.1-0.4 ms a page, a second for a 4,752-page layered plate. It is pikepdf's private
+        # name (pikepdf 10.18): a pikepdf without it gets the public append, slower, same pages.
+        add_page(page, first=False) if add_page is not None else pdf.pages.append(pikepdf.Page(page))
     del pdf.pages[:len(templates)]
     if ocg is not None:
         register_ocgs(pdf)
