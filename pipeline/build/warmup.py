@@ -25,10 +25,10 @@ def warm_up(settings: BuildSettings) -> None:
 
     Measured one process, CPU (December 2026, this machine): the engine checks import 0.14 s,
     the archive's jinja2 templates 0.13 s, the target's three ICC transforms 0.13 s, the four
-    font faces 0.04 s. Raises what the first stage to need them would raise (a missing font
-    package: :class:`pipeline.render.fonts.FontError`; a missing ICC profile:
-    :class:`pipeline.render.colour.ColourError`); callers ignore nothing, so a broken install
-    still fails as before, only earlier.
+    font faces 0.04 s. Raises nothing: any error here (a missing font package,
+    :class:`pipeline.render.fonts.FontError`; a missing ICC profile,
+    :class:`pipeline.render.colour.ColourError`) is dropped, so that the stage that needs the
+    cache meets it again and reports it with its own message and place, as it did before.
     """
     try:
         _fill(settings)
