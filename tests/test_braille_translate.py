@@ -86,3 +86,34 @@ def test_threads_get_the_same_cells_as_one_thread():
     for th in threads:
         th.join()
     assert got == expected
+
+
+def _card_texts() -> list[str]:
+    """Every name, keyword and rules line of the shipped games' cards.yaml (the data deckpress translates)."""
+    texts: list[str] = []
+    for path in sorted((Path(__file__).parents[1] / "carddata").glob("*/cards.yaml")):
+        for card in yaml.safe_load(path.read_text(encoding="utf-8"))["cards"]:
+            texts += [card["name"], *card.get("keywords", [])]
+            texts += [v for v in card.values() if isinstance(v, str) and len(v) > 12]
+    return list(dict.fromkeys(texts))
+
+
+def test_string_route_gives_the_positional_routes_cells():
+    """The reference is liblouis's own positional call (lou_translate with input positions, the
+    route every text took before): the faster lou_translateString route taken by ASCII text
+    without a digit before a letter must give the same cells for every text of the shipped games."""
+    from pipeline.braille import translate as module
+
+    texts = _card_texts() + [f"Forest Hero {i}" for i in range(20)] + ["Draw 4C tiles", "DRAW 4C TILES TODAY", "roll 2d6"]
+    fast = [t for t in map(normalise, texts) if t.isascii() and not module._DIGIT_BEFORE_LETTER.search(t)]
+    assert len(fast) > 100  # the shipped games' names and rules mostly take the string route
+    for grade in (1, 2):
+        for text in fast:
+            module._translate_normalised.cache_clear()
+            assert translate(text, grade) == module._translate_with_positions(text, module.TABLES[grade]), text
+
+
+def test_digit_before_letter_takes_the_positional_route():
+    """A letter a-j after digits inside capitals: the grade 1 indicator ⠰ is there (restored on liblouis 3.24-3.27),
+    so ⠼⠙⠰⠉ reads 4 then c, not 43 (UEB Rules 2013 §6.5)."""
+    assert "\u283c\u2819\u2830\u2809" in translate("DRAW 4C TILES TODAY", 2)

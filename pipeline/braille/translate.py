@@ -136,16 +136,40 @@ def _restore_grade1_indicators(cells: str, in_pos: list[int], text: str) -> str:
     return "".join(out)
 
 
+#: ASCII text in which a letter follows a digit somewhere: only there can the grade 1 indicator
+#: be missing (:func:`_restore_grade1_indicators`), so only there are liblouis's input positions needed.
+_DIGIT_BEFORE_LETTER = re.compile(r"[0-9].*[A-Za-z]", re.DOTALL)
+#: Any cell that is not one of the 64 six-dot cells (an 8-dot escape, a character passed through).
+_NOT_SIX_DOT = re.compile(r"[^\u2800-\u283f]")
+
+
 @lru_cache(maxsize=65536)
 def _translate_normalised(text: str, grade: int) -> str:
     tables = _check_grade(grade)
+    if text.isascii() and not _DIGIT_BEFORE_LETTER.search(text):
+        # No digit before a letter: nothing to restore, so liblouis's input positions are not
+        # needed unless a cell is not six-dot (then the positional call names the character).
+        # lou_translateString is lou_translate without the position arrays, the same cells at
+        # ~80 % of its instructions (issue 22's translation figure; tests/test_braille_translate.py
+        # compares the two routes on every card text of the shipped games).
+        with _LOUIS_LOCK:
+            cells = louis.translateString(tables, text)
+        if not _NOT_SIX_DOT.search(cells):
+            return cells
+    return _translate_with_positions(text, tables)
+
+
+def _translate_with_positions(text: str, tables: list[str]) -> str:
+    """``text`` (normalised) through lou_translate, whose input positions name an untranslatable
+    character and show where the grade 1 indicator is missing (:func:`_restore_grade1_indicators`)."""
     with _LOUIS_LOCK:
         cells, in_pos, _out_pos, _cursor = louis.translate(tables, text)
-    for index, ch in enumerate(cells):
-        if not "\u2800" <= ch <= "\u283f":
-            # An 8-dot escape or a passed-through character: name the input behind it.
-            position = in_pos[index] if index < len(in_pos) else len(text) - 1
-            raise UntranslatableCharacter(text[position], text, position)
+    bad = _NOT_SIX_DOT.search(cells)
+    if bad:
+        # An 8-dot escape or a passed-through character: name the input behind it.
+        index = bad.start()
+        position = in_pos[index] if index < len(in_pos) else len(text) - 1
+        raise UntranslatableCharacter(text[position], text, position)
     return _restore_grade1_indicators(cells, list(in_pos), text)
 
 
