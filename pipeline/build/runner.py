@@ -157,29 +157,52 @@ def _run_stages(job: Job, game_id: str, report: Progress) -> list[Finding] | Non
 
 
 def _run_preflight_and_chains(job: Job, game_id: str, report: Progress, names: list[str], keep) -> list[Finding] | None:
-    """:func:`_run_stages` without the document info: the sequential stages, then (unless they stop the game) the chains."""
-    from engine.registry import filter_findings
-    from pipeline.build.stages import SEQUENTIAL, STAGES, branches
-    from pipeline.build.workers import run_chains
-    from pipeline.render.deck_pdf import UnknownClassError
+    """:func:`_run_stages` without the document info: the sequential stages, then (unless they stop the game) the chains.
 
-    settings, deck = job.settings, job.game_deck
-    drawable = True
-    for name in [n for n in names if n in SEQUENTIAL]:
-        report(game_id, name)
-        try:
-            job.findings += filter_findings(dict(STAGES)[name](job), keep, deck)  # keep: and every card's own ignore: list
-        except UnknownClassError:
-            drawable = False  # the checks' CP008 finding names the card; nothing can be drawn for it
-    if "print" in names and job.printed is None:
-        drawable = False  # the print stage found no layout for the card size (PR007): nothing to build on
-    if not drawable or _stops(job.findings, settings):
-        return None
+    The chains that need nothing of the print stage start as soon as the checks and the braille
+    layout let the game go on, and run while the print stage does (:class:`~pipeline.build.workers.ChainPool`);
+    if the print stage then stops the game, they are ended and their files go with the staging folder.
+    """
+    from engine.registry import filter_findings
+    from pipeline.build.stages import SEQUENTIAL, branches, needs_print
+    from pipeline.build.workers import ChainPool
+
     groups = branches(names)
+    pool = ChainPool(groups)
+    try:
+        drawable = _run_sequential(job, game_id, report, [n for n in names if n in SEQUENTIAL], keep, pool,
+                                   [i for i, chain in enumerate(groups) if not needs_print(chain)])
+        if not drawable or _stops(job.findings, job.settings):
+            pool.abandon()
+            return None
+    except BaseException:
+        pool.abandon()
+        raise
     for name in (n for g in groups for n in g):
         report(game_id, name)
-    job.findings += filter_findings(run_chains(job, groups), keep, deck)
+    job.findings += filter_findings(pool.finish(job), keep, job.game_deck)
     return job.findings
+
+
+def _run_sequential(job: Job, game_id: str, report: Progress, sequential: list[str], keep, pool, early: list[int]) -> bool:
+    """Run the preflight stages in this process, starting the ``early`` chains on ``pool`` before
+    the print stage when nothing so far stops the game; False when nothing can be drawn."""
+    from engine.registry import filter_findings
+    from pipeline.build.stages import STAGES
+    from pipeline.render.deck_pdf import UnknownClassError
+
+    drawable = True
+    for name in sequential:
+        if name == "print" and not _stops(job.findings, job.settings):
+            pool.start_early(job, early)
+        report(game_id, name)
+        try:
+            job.findings += filter_findings(dict(STAGES)[name](job), keep, job.game_deck)  # keep: and every card's own ignore: list
+        except UnknownClassError:
+            drawable = False  # the checks' CP008 finding names the card; nothing can be drawn for it
+    if "print" in sequential and job.printed is None:
+        drawable = False  # the print stage found no layout for the card size (PR007): nothing to build on
+    return drawable
 
 
 def reuse_if_current(game_dir: str, settings: BuildSettings, verify: bool = False) -> GameOutcome | None:

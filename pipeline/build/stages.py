@@ -372,3 +372,9 @@ def branches(names: list[str]) -> list[list[str]]:
         chain.append(name)
         home[name] = chain
     return out
+
+
+def needs_print(chain: list[str]) -> bool:
+    """Whether a chain needs the print stage's products (:data:`NEEDS`): a chain that does not
+    (dice, emboss, boxes) can start while the print stage still runs (:mod:`pipeline.build.workers`)."""
+    return any("print" in NEEDS.get(name, ()) for name in chain)

@@ -92,29 +92,86 @@ def _run_chain(job: Job, chain: list[str]) -> list[Finding]:
     return [f for name in chain for f in stages[name](job)]
 
 
+def _run_chains_in_turn(job: Job, chains: list[list[str]]) -> list[list[Finding]]:
+    return [_run_chain(job, chain) for chain in chains]
+
+
+class ChainPool:
+    """One game's stage chains (:func:`pipeline.build.stages.branches`) on forked worker processes,
+    as many as cores, in two batches.
+
+    :meth:`start_early` starts the chains that need nothing of the print stage (dice, emboss,
+    boxes: :func:`pipeline.build.stages.needs_print`) in one worker, one after another, while
+    the print stage still runs in the game's process; :meth:`finish` starts the rest (longest
+    first, :mod:`pipeline.build.schedule`) once it has, so the second core no longer idles
+    through the print stage of a one-game build. Each task gets its own copy of the job as it
+    is when the task is started (pickled); findings come back in table order. With one core or
+    one chain nothing is started early: :meth:`finish` runs every chain here, in table order.
+    """
+
+    def __init__(self, chains: list[list[str]]) -> None:
+        self.chains = chains
+        self.workers = min(len(chains), os.cpu_count() or 1)
+        self._pool: ProcessPoolExecutor | None = None
+        self._early: tuple[list[int], object] | None = None  # (chain indices, future of their findings)
+        self._futures: dict[int, object] = {}
+
+    def _submit(self, fn, *args):
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("fork"),
+                                             initializer=die_with_parent, initargs=(os.getpid(),))
+        with forking_without_sigint(), heap_frozen():  # a fork pool forks all its workers at the first submit
+            return self._pool.submit(fn, *args)
+
+    def start_early(self, job: Job, early: list[int]) -> None:
+        """Start the chains ``early`` (indices into the chains), one after another in one worker,
+        with ``job`` as it is now; a no-op with one worker or when ``early`` is empty."""
+        if self.workers > 1 and early:
+            try:
+                self._early = (early, self._submit(_run_chains_in_turn, job, [self.chains[i] for i in early]))
+            except BaseException:
+                self.abandon()
+                raise
+
+    def finish(self, job: Job) -> list[Finding]:
+        """Start every chain not started yet (with ``job`` as it is now) and return every chain's
+        findings in table order; an exception in a chain is raised here (the workers are ended)."""
+        if self.workers <= 1:
+            return [f for chain in self.chains for f in _run_chain(job, chain)]
+        try:
+            found: dict[int, list[Finding]] = {}
+            started = set(self._early[0]) if self._early else set()
+            for i in longest_first(self.chains):
+                if i not in started:
+                    self._futures[i] = self._submit(_run_chain, job, self.chains[i])
+            if self._early:
+                found.update(zip(self._early[0], self._early[1].result()))
+            found.update((i, future.result()) for i, future in self._futures.items())
+        except BaseException:
+            self.abandon()
+            raise
+        self._pool.shutdown(wait=True)
+        return [f for i in range(len(self.chains)) for f in found[i]]
+
+    def abandon(self) -> None:
+        """Kill the workers (a game the preflight stopped, an error, Ctrl-C) and wait until they are
+        gone, so none still writes into the staging folder when it is removed."""
+        if self._pool is not None:
+            processes = list((getattr(self._pool, "_processes", None) or {}).values())
+            end_workers(self._pool)
+            for process in processes:
+                process.join()
+
+
 def run_chains(job: Job, chains: list[list[str]]) -> list[Finding]:
     """Run the stage chains (:func:`pipeline.build.stages.branches`), in parallel forked
-    processes when there are several and more than one core.
+    processes when there are several and more than one core (:class:`ChainPool`, all at once).
 
     Each chain gets its own copy of ``job`` (pickled, the products of the preflight stages
     with it), writes its own files into the staging folder and returns its findings; an
     exception in a chain is raised here.
     """
-    workers = min(len(chains), os.cpu_count() or 1)
-    if workers <= 1:
-        return [f for chain in chains for f in _run_chain(job, chain)]
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"), initializer=die_with_parent,
-                               initargs=(os.getpid(),))
-    try:
-        # Longest chain first (pipeline.build.schedule); findings are collected in table order.
-        with forking_without_sigint(), heap_frozen():  # a fork pool forks all its workers at the first submit
-            futures = {i: pool.submit(_run_chain, job, chains[i]) for i in longest_first(chains)}
-        findings = [f for i in range(len(chains)) for f in futures[i].result()]
-    except BaseException:
-        end_workers(pool)
-        raise
-    pool.shutdown(wait=True)
-    return findings
+    return ChainPool(chains).finish(job)
 
 
 def build_in_parallel(build: BuildOne, game_dirs: list[str], settings: BuildSettings, progress: Progress | None,

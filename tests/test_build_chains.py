@@ -1,0 +1,122 @@
+"""The stage chains of one game on worker processes (pipeline.build.workers.ChainPool): the chains
+that need nothing of the print stage start while it runs, the rest after it, findings in table
+order; a game the print stage stops ends the early chains and leaves nothing behind."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.findings import Finding, Location, Severity
+from pipeline.build import workers
+from pipeline.build.runner import run_build
+from pipeline.build.settings import BuildSettings
+from pipeline.build.stages import branches, needs_print, stages_to_run
+
+
+class _Job:
+    """A stand-in for pipeline.build.job.Job: the chains only hand it to the stage functions."""
+
+    def __init__(self, folder: Path, note: str) -> None:
+        self.folder, self.note = folder, note
+
+
+def _finding(stage: str, job: _Job) -> list[Finding]:
+    return [Finding("XX001", "test", Severity.info, f"{stage} saw {job.note} in pid {os.getpid()}", location=Location("x"))]
+
+
+def _mark(path: Path, text: str) -> None:
+    """Write ``text`` whole or not at all (another process polls for the file)."""
+    path.with_suffix(".tmp").write_text(text)
+    os.replace(path.with_suffix(".tmp"), path)
+
+
+def _wait_for(path: Path, seconds: float = 60.0) -> bool:
+    """Poll until ``path`` exists (a synchronisation, not a timing: the limit only ends a broken run)."""
+    end = time.monotonic() + seconds
+    while not path.exists():
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_which_chains_need_the_print_stage():
+    chains = branches(stages_to_run(None))
+    assert [c for c in chains if not needs_print(c)] == [["dice"], ["emboss"], ["boxes"]]
+    assert needs_print(["tactile", "impose"]) and needs_print(["qr"]) and needs_print(["archive"])
+
+
+def test_early_chains_run_while_this_process_works_and_findings_come_in_table_order(tmp_path, monkeypatch):
+    def dice(job):
+        _mark(job.folder / "dice-ran", str(os.getpid()))
+        return _finding("dice", job)
+
+    def qr(job):
+        return _finding("qr", job)
+
+    monkeypatch.setattr(workers, "STAGES", (("dice", dice), ("qr", qr)))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    pool = workers.ChainPool([["qr"], ["dice"]])
+    pool.start_early(_Job(tmp_path, "the job before print"), [1])
+    # The early chain runs before finish() is called: this process waits for its file.
+    assert _wait_for(tmp_path / "dice-ran")
+    assert int((tmp_path / "dice-ran").read_text()) != os.getpid()
+    found = pool.finish(_Job(tmp_path, "the job after print"))
+    assert [f.message.split(" in pid")[0] for f in found] == ["qr saw the job after print", "dice saw the job before print"]
+
+
+def test_one_core_runs_every_chain_here_after_print(tmp_path, monkeypatch):
+    monkeypatch.setattr(workers, "STAGES", (("dice", lambda job: _finding("dice", job)), ("qr", lambda job: _finding("qr", job))))
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    pool = workers.ChainPool([["dice"], ["qr"]])
+    pool.start_early(_Job(tmp_path, "before"), [0])
+    found = pool.finish(_Job(tmp_path, "after"))
+    assert [f.message for f in found] == [f"dice saw after in pid {os.getpid()}", f"qr saw after in pid {os.getpid()}"]
+
+
+def test_abandon_ends_a_running_early_chain(tmp_path, monkeypatch):
+    def endless(job):
+        _mark(job.folder / "started", str(os.getpid()))
+        while True:
+            (job.folder / "still-writing").write_text(str(time.monotonic()))
+            time.sleep(0.01)
+
+    monkeypatch.setattr(workers, "STAGES", (("dice", endless),))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    pool = workers.ChainPool([["dice"], ["qr"]])
+    pool.start_early(_Job(tmp_path, "x"), [0])
+    assert _wait_for(tmp_path / "started")
+    pid = int((tmp_path / "started").read_text())
+    pool.abandon()
+    with pytest.raises(ProcessLookupError):  # gone (and reaped) when abandon() returns
+        os.kill(pid, 0)
+    (tmp_path / "still-writing").unlink()
+    time.sleep(0.2)  # nothing writes any more (the file would be back)
+    assert not (tmp_path / "still-writing").exists()
+
+
+def test_a_game_the_print_stage_stops_leaves_no_output_and_no_staging(tmp_path, game_copy, monkeypatch):
+    """Only the print stage finds an error (a name too long for its box at 18 pt, PR001): the
+    early chains (dice, emboss, boxes) had started; they are ended, nothing of the game is written."""
+    started = []
+    original = workers.ChainPool.start_early
+
+    def spy(self, job, early):
+        started.extend(self.chains[i][0] for i in early)
+        original(self, job, early)
+
+    monkeypatch.setattr(workers.ChainPool, "start_early", spy)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    game = game_copy("mini")
+    text = (game / "cards.yaml").read_text().replace("name: Ember Ranger", "name: Ember Ranger of the Far Northern Volcanic Wastes")
+    (game / "cards.yaml").write_text(text)
+    out = tmp_path / "out"
+    (outcome,) = run_build([str(game)], BuildSettings(out_dir=str(out)))
+    assert outcome.status == "stopped"
+    assert {f.code for f in outcome.findings if f.severity == Severity.error} == {"PR001"}
+    assert started == ["dice", "emboss", "boxes"]
+    assert sorted(p.name for p in out.iterdir()) == [".deckpress-files", ".deckpress.lock", "report.json"]
