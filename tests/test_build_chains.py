@@ -120,3 +120,44 @@ def test_a_game_the_print_stage_stops_leaves_no_output_and_no_staging(tmp_path, 
     assert {f.code for f in outcome.findings if f.severity == Severity.error} == {"PR001"}
     assert started == ["dice", "emboss", "boxes"]
     assert sorted(p.name for p in out.iterdir()) == [".deckpress-files", ".deckpress.lock", "report.json"]
+
+
+def test_a_prepared_chain_makes_its_part_during_print_then_gets_the_print_product(tmp_path, monkeypatch):
+    from pipeline.build import stages
+
+    def prepare(job):
+        _mark(job.folder / "prepared", str(os.getpid()))
+        return "package made before print"
+
+    def tactile(job):
+        return [Finding("XX002", "test", Severity.info, f"{job.prepared['tactile']}; printed {job.printed}", location=Location("x"))]
+
+    monkeypatch.setattr(stages, "PREPARE", {"tactile": prepare})
+    monkeypatch.setattr(workers, "STAGES", (("tactile", tactile), ("qr", lambda job: _finding("qr", job))))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    pool = workers.ChainPool([["tactile"], ["qr"]])
+    before = _Job(tmp_path, "before")
+    before.printed, before.prepared = None, {}
+    pool.start_early(before, [])
+    assert _wait_for(tmp_path / "prepared")  # made before finish(): while this process "prints"
+    after = _Job(tmp_path, "after")
+    after.printed, after.prepared = "the fronts", {}
+    found = pool.finish(after)
+    assert [f.message.split(" in pid")[0] for f in found] == ["package made before print; printed the fronts", "qr saw after"]
+
+
+def test_the_outputs_are_the_same_bytes_with_one_core_and_with_chains_started_early(tmp_path, mini_dir, monkeypatch):
+    """The reference is the one-core build (every stage in one process, one after another, as
+    before chains started early): the two-core build, whose UV package is made in a worker while
+    the print stage runs and whose dice and emboss run beside it, writes the same files, byte for byte."""
+    trees = {}
+    for cores in (1, 2):
+        monkeypatch.setattr(os, "cpu_count", lambda cores=cores: cores)
+        out = tmp_path / f"out-{cores}"
+        (outcome,) = run_build([str(mini_dir)], BuildSettings(out_dir=str(out), papers=("letter",)))
+        assert outcome.status == "built", outcome.error
+        root = out / "mini"
+        trees[cores] = {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file() and ".deckpress-stat" not in p.parts}
+    assert any(name.startswith("uv/") for name in trees[2]) and any(name.startswith("dice/") for name in trees[2])
+    assert trees[1].keys() == trees[2].keys()
+    assert [name for name in trees[1] if trees[1][name] != trees[2][name]] == []

@@ -104,7 +104,8 @@ class Job:
     ``deck`` is what the build prints (the print run, :func:`engine.runs.run_deck`);
     ``source`` the whole game as loaded, which the engine checks read (None: ``deck``);
     ``reuse`` what the per-card stages may keep from the previous build (:mod:`pipeline.build.cardkeys`;
-    None: render every card).
+    None: render every card); ``prepared`` what a stage made before the print stage ended, by
+    stage name (:data:`pipeline.build.stages.PREPARE`), in the chain's own process.
     """
 
     deck: Deck
@@ -116,6 +117,7 @@ class Job:
     tactile: TactileProduct | None = None
     source: Deck | None = None
     reuse: Reuse | None = None
+    prepared: dict[str, object] = field(default_factory=dict)
 
     @property
     def game_deck(self) -> Deck:

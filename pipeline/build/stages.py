@@ -138,22 +138,35 @@ def stage_qr(job: Job) -> list[Finding]:
     return verify_qr(fronts.path, urls, box)
 
 
-def stage_tactile(job: Job) -> list[Finding]:
-    """The UV braille package for ``--uv-printer`` (:mod:`pipeline.render.uv.package`: the flat
-    plate, layered plates, K=100 mask, height maps, dot map, job ticket) and the fronts with the
-    flat plate merged as a spot plate. A rebuild keeps each height map whose card key is unchanged
-    (:mod:`pipeline.build.cardkeys`)."""
-    from pipeline.render.tactile import clearance_findings, merge_spot_plate
+def prepare_tactile(job: Job):
+    """The tactile stage's part that needs only the braille layout: the UV package for ``--uv-printer``
+    (:mod:`pipeline.render.uv.package`: flat plate, layered plates, K=100 mask, height maps, dot map,
+    job ticket; a rebuild keeps each height map whose card key is unchanged, :mod:`pipeline.build.cardkeys`)
+    in the fronts' page order, which is the deck's card order (:func:`pipeline.render.deck_pdf.render_fronts`),
+    so it can be made while the print stage runs (:class:`pipeline.build.workers.ChainPool`).
+    Returns ``(card ids, package)``; :func:`stage_tactile` checks the ids against the fronts."""
     from pipeline.render.targets import output_condition
     from pipeline.render.uv.package import printer_for, write_uv_package
+
+    card_ids = [c.id for c in job.deck.cards]
+    package = write_uv_package(job.deck, job.braille_for("tactile").blocks, card_ids, job.folder("uv"),
+                               printer_for(job.settings.uv_printer), spot=job.settings.spot, papers=job.settings.papers,
+                               condition=output_condition(job.settings.target), keep_maps=_keeper(job, "tactile", "uv/heightmap"))
+    return card_ids, package
+
+
+def stage_tactile(job: Job) -> list[Finding]:
+    """The UV braille package (:func:`prepare_tactile`, unless it was made before the print stage
+    ended for the fronts' page order) and the fronts with the flat plate merged as a spot plate."""
+    from pipeline.render.tactile import clearance_findings, merge_spot_plate
+    from pipeline.render.targets import output_condition
+    from pipeline.render.uv.package import printer_for
     from pipeline.render.uv.sheets import write_composite_cards
 
     gid, blocks, fronts = job.game_id, job.braille_for("tactile").blocks, job.print_for("tactile").fronts
-    printer = printer_for(job.settings.uv_printer)
-    condition = output_condition(job.settings.target)
-    package = write_uv_package(job.deck, blocks, list(fronts.pages), job.folder("uv"), printer,
-                               spot=job.settings.spot, papers=job.settings.papers, condition=condition,
-                               keep_maps=_keeper(job, "tactile", "uv/heightmap"))
+    prepared = job.prepared.pop("tactile", None)
+    package = (prepared if prepared is not None and prepared[0] == list(fronts.pages) else prepare_tactile(job))[1]
+    printer, condition = printer_for(job.settings.uv_printer), output_condition(job.settings.target)
     merged = merge_spot_plate(fronts.path, package.layer, job.path("uv", f"{gid}-fronts+braille.pdf"), condition=condition)
     composite = write_composite_cards(fronts.path, merged, blocks, list(fronts.pages), printer, package.spot, job.folder("uv"), gid,
                                       condition)
@@ -372,6 +385,11 @@ def branches(names: list[str]) -> list[list[str]]:
         chain.append(name)
         home[name] = chain
     return out
+
+
+#: Stages with a part that needs only the braille layout, made while the print stage runs: the
+#: chain they start runs it first, then waits for the print stage's product (:class:`pipeline.build.workers.ChainPool`).
+PREPARE: dict[str, Callable[[Job], object]] = {"tactile": prepare_tactile}
 
 
 def needs_print(chain: list[str]) -> bool:

@@ -96,17 +96,35 @@ def _run_chains_in_turn(job: Job, chains: list[list[str]]) -> list[list[Finding]
     return [_run_chain(job, chain) for chain in chains]
 
 
+# The game process's queue to its prepared chains: a multiprocessing queue reaches a worker only
+# by inheritance, so it is set before the chain pool forks (ChainPool.start_early).
+_HANDOFF = None
+
+
+def _run_prepared_chain(job: Job, chain: list[str]) -> list[Finding]:
+    """Make the first stage's prepared part (:data:`pipeline.build.stages.PREPARE`) while the game
+    process runs the print stage, then take the print stage's product from it and run the chain."""
+    from pipeline.build.stages import PREPARE
+
+    job.prepared[chain[0]] = PREPARE[chain[0]](job)
+    job.printed = _HANDOFF.get()
+    return _run_chain(job, chain)
+
+
 class ChainPool:
     """One game's stage chains (:func:`pipeline.build.stages.branches`) on forked worker processes,
-    as many as cores, in two batches.
+    as many as cores, started in two batches.
 
-    :meth:`start_early` starts the chains that need nothing of the print stage (dice, emboss,
-    boxes: :func:`pipeline.build.stages.needs_print`) in one worker, one after another, while
-    the print stage still runs in the game's process; :meth:`finish` starts the rest (longest
-    first, :mod:`pipeline.build.schedule`) once it has, so the second core no longer idles
-    through the print stage of a one-game build. Each task gets its own copy of the job as it
-    is when the task is started (pickled); findings come back in table order. With one core or
-    one chain nothing is started early: :meth:`finish` runs every chain here, in table order.
+    :meth:`start_early`, called just before the print stage runs in the game's process, starts
+    the chains whose first stage has a part that needs only the braille layout
+    (:data:`pipeline.build.stages.PREPARE`: the tactile stage's UV package), which make it and
+    then wait for the print stage's product, and, in one more worker one after another, the
+    chains that need nothing of the print stage (dice, emboss, boxes:
+    :func:`pipeline.build.stages.needs_print`). :meth:`finish` hands the print product to the
+    waiting chains and starts the rest (longest first, :mod:`pipeline.build.schedule`). So the
+    second core no longer idles through the print stage of a one-game build. Each task gets its
+    own copy of the job as it is when started (pickled); findings come back in table order. With
+    one core or one chain nothing starts early: :meth:`finish` runs every chain here, in table order.
     """
 
     def __init__(self, chains: list[list[str]]) -> None:
@@ -115,6 +133,7 @@ class ChainPool:
         self._pool: ProcessPoolExecutor | None = None
         self._early: tuple[list[int], object] | None = None  # (chain indices, future of their findings)
         self._futures: dict[int, object] = {}
+        self._waiting: list[int] = []  # the prepared chains, waiting for the print product
 
     def _submit(self, fn, *args):
         if self._pool is None:
@@ -124,28 +143,40 @@ class ChainPool:
             return self._pool.submit(fn, *args)
 
     def start_early(self, job: Job, early: list[int]) -> None:
-        """Start the chains ``early`` (indices into the chains), one after another in one worker,
-        with ``job`` as it is now; a no-op with one worker or when ``early`` is empty."""
-        if self.workers > 1 and early:
-            try:
+        """Start the prepared chains and the chains ``early`` (indices into the chains, those that
+        need nothing of the print stage) with ``job`` as it is now; a no-op with one worker."""
+        global _HANDOFF
+        from pipeline.build.stages import PREPARE, needs_print
+
+        if self.workers <= 1:
+            return
+        try:
+            self._waiting = [i for i, chain in enumerate(self.chains) if chain[0] in PREPARE and needs_print(chain)]
+            if self._waiting:
+                _HANDOFF = multiprocessing.get_context("fork").Queue()
+                _HANDOFF.cancel_join_thread()  # a message no chain took (it failed first) must not hold this process
+            for i in self._waiting:
+                self._futures[i] = self._submit(_run_prepared_chain, job, self.chains[i])
+            if early:
                 self._early = (early, self._submit(_run_chains_in_turn, job, [self.chains[i] for i in early]))
-            except BaseException:
-                self.abandon()
-                raise
+        except BaseException:
+            self.abandon()
+            raise
 
     def finish(self, job: Job) -> list[Finding]:
-        """Start every chain not started yet (with ``job`` as it is now) and return every chain's
-        findings in table order; an exception in a chain is raised here (the workers are ended)."""
+        """Hand ``job.printed`` to the waiting chains, start every chain not started yet (with
+        ``job`` as it is now) and return every chain's findings in table order; an exception in a
+        chain is raised here (the workers are ended)."""
         if self.workers <= 1:
             return [f for chain in self.chains for f in _run_chain(job, chain)]
         try:
-            found: dict[int, list[Finding]] = {}
-            started = set(self._early[0]) if self._early else set()
+            for _ in self._waiting:
+                _HANDOFF.put(job.printed)
+            started = set(self._early[0] if self._early else ()) | set(self._futures)
             for i in longest_first(self.chains):
                 if i not in started:
                     self._futures[i] = self._submit(_run_chain, job, self.chains[i])
-            if self._early:
-                found.update(zip(self._early[0], self._early[1].result()))
+            found: dict[int, list[Finding]] = dict(zip(self._early[0], self._early[1].result())) if self._early else {}
             found.update((i, future.result()) for i, future in self._futures.items())
         except BaseException:
             self.abandon()
