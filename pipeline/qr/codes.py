@@ -10,8 +10,8 @@ The matrix comes from zxing-cpp's encoder (smallest version that holds the URL, 
 lowest-penalty mask, so the same URL always gives the same matrix) and is cached by URL. The
 drawing merges each row's runs of dark modules into one rectangle and fills them all
 as one path in 100 % K, so the code is vector rectangles, never an image.
-:func:`decode_qr` renders a region of a PDF page with :func:`pipeline.common.raster.render_region`
-(pdfium) and decodes it with zxing-cpp; :func:`verify_qr` opens the PDF once and turns a
+:func:`decode_qr` renders a region of a PDF page with pdfium (the pixels of
+:func:`pipeline.common.raster.render_region`) and decodes it with zxing-cpp; :func:`verify_qr` opens the PDF once and turns a
 wrong or missing decode into a QR002 finding.
 """
 
@@ -238,22 +238,43 @@ def decode_qr(pdf: str | Path | PdfDocument, page_index: int, box_pdf: Sequence[
 
     ``pdf`` is a path or a document open from :func:`pipeline.common.raster.open_document`.
     ``box_pdf`` (x, y, w, h in PDF pt, origin bottom-left of the MediaBox) limits the
-    render to that region plus :data:`DECODE_MARGIN_PT`; None renders the whole page.
-    The render is :func:`pipeline.common.raster.render_region` (pdfium, 8-bit grey); zxing-cpp
-    reads it without trying inverted codes (codes must be dark on light). Raises
-    :class:`pipeline.common.raster.RasterError` for an unreadable PDF or a page that does not exist.
+    render to that region plus :data:`DECODE_MARGIN_PT`, clipped to the page; None renders
+    the whole page. The render is pdfium's 8-bit grey bitmap, the same pixels as
+    :func:`pipeline.common.raster.render_region` gives, handed to zxing-cpp as a numpy view
+    (no PIL image and no copies); zxing-cpp reads it without trying inverted codes (codes
+    must be dark on light). Raises :class:`pipeline.common.raster.RasterError` for an
+    unreadable PDF or a page that does not exist.
     """
+    import pypdfium2 as pdfium
+
+    from pipeline.common.raster import open_document
+
+    if isinstance(pdf, pdfium.PdfDocument):
+        return _decode_page(pdf, page_index, box_pdf, dpi, "the PDF")
+    with open_document(pdf) as document:
+        return _decode_page(document, page_index, box_pdf, dpi, pdf)
+
+
+def _decode_page(document: PdfDocument, index: int, box_pdf: Sequence[float] | None, dpi: int, name: str | Path) -> list[str]:
     import zxingcpp
 
-    from pipeline.common.raster import render_region
+    from pipeline.common.raster import RasterError
 
-    region = None
-    if box_pdf is not None:
-        x, y, w, h = box_pdf
-        m = DECODE_MARGIN_PT
-        region = (x - m, y - m, w + 2 * m, h + 2 * m)
-    image = render_region(pdf, page_index, region, dpi, grayscale=True)
-    found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
+    if not 0 <= index < len(document):
+        raise RasterError(f"{name} has {len(document)} page(s); page {index + 1} was asked for")
+    page = document[index]
+    try:
+        crop = (0.0, 0.0, 0.0, 0.0)  # pt cut off the left, bottom, right and top (render_region's arithmetic)
+        if box_pdf is not None:
+            width, height = page.get_size()
+            m = DECODE_MARGIN_PT
+            x, y, w, h = box_pdf[0] - m, box_pdf[1] - m, box_pdf[2] + 2 * m, box_pdf[3] + 2 * m
+            crop = (max(0.0, x), max(0.0, y), max(0.0, width - (x + w)), max(0.0, height - (y + h)))
+        bitmap = page.render(scale=dpi / 72, crop=crop, grayscale=True)
+        found = zxingcpp.read_barcodes(bitmap.to_numpy(), formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
+        bitmap.close()
+    finally:
+        page.close()
     return [b.text for b in found]
 
 
