@@ -55,3 +55,28 @@ def test_shapes_are_the_bytes_of_the_canvas_calls():
     plain.showPage()
     data = reused.getpdfdata()
     assert b" c\n" in data and data == plain.getpdfdata()
+
+
+def test_page_streams_handed_over_as_bytes_save_the_same_pdf():
+    from pipeline.common.layout import load_layout
+    from pipeline.render import deck_pdf
+    from pipeline.render.style import design_for
+
+    layout = load_layout()
+    sheet = card.Sheet(layout, design_for(layout))
+    pdfs = []
+    for hook in (True, False):
+        buffer = io.BytesIO()
+        canvas = deck_pdf._canvas(buffer, sheet, "t")
+        if not hook:
+            canvas.setPageCallBack(None)
+        for text in ("Ember", "Zauberin \u00e9", "\u2212 5 \u2026"):
+            canvas.setFont(fonts.face("bold").name, 24)
+            canvas.drawString(20, 200, text)
+            canvas.addLiteral("% caf\u00e9" if text.startswith("Z") else "% plain")  # a page that is not ASCII stays text
+            canvas.showPage()
+        kinds = [type(page.stream) for page in canvas._doc.Pages.pages]
+        canvas.save()
+        pdfs.append(buffer.getvalue())
+        assert kinds == ([bytes, str, bytes] if hook else [str, str, str])
+    assert pdfs[0] == pdfs[1] and b"% caf\xe9" in pdfs[0]
