@@ -173,3 +173,44 @@ def test_empty_and_oversized_urls_are_refused():
         qr.qr_matrix("")
     with pytest.raises(ValueError, match="3000 characters"):
         qr.qr_matrix("https://x.invalid/" + "a" * 2982)
+
+
+def _runs_path(matrix) -> str:
+    """The module path written out run by run from the tuple matrix (what the numpy formatting must equal)."""
+    ops = []
+    for r, row in enumerate(matrix):
+        c = 0
+        while c < len(row):
+            if not row[c]:
+                c += 1
+                continue
+            start = c
+            while c < len(row) and row[c]:
+                c += 1
+            ops.append(f"{start} {r} {c - start} 1 re")
+    return "\n".join(ops + ["f"])
+
+
+@pytest.mark.parametrize("length", [1, 20, 62, 150, 400, 1200, 2300])
+def test_module_path_is_one_rectangle_per_run_of_dark_modules(length):
+    url = ("https://x.invalid/" + "ab9-Z/_" * 400)[:length]
+    path = qr._module_path(url)
+    assert path == _runs_path(qr.qr_matrix(url))
+    assert qr.modules(url) == len(qr.qr_matrix(url))
+    if length == 2300:  # version 40: three-digit rows print whole (the bottom-left finder's last row)
+        assert qr.modules(url) == 177 and "\n0 176 7 1 re\n" in path
+
+
+def test_decode_reads_the_pixels_render_region_gives(mini_fronts, monkeypatch):
+    import numpy as np
+
+    deck, result = mini_fronts
+    box = _qr_box_pdf()
+    seen = []
+    real_read = zxingcpp.read_barcodes
+    monkeypatch.setattr(zxingcpp, "read_barcodes", lambda image, **kw: seen.append(np.array(image)) or real_read(image, **kw))
+    for index, card in enumerate(deck.cards):
+        assert qr.decode_qr(result.path, index, box) == [deck.game.archive.url_for(card)]
+        m = qr.DECODE_MARGIN_PT
+        reference = np.asarray(render_region(result.path, index, (box[0] - m, box[1] - m, box[2] + 2 * m, box[3] + 2 * m), 300))
+        assert seen[-1].shape == reference.shape == (315, 316) and np.array_equal(seen[-1], reference)

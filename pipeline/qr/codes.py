@@ -10,8 +10,8 @@ The matrix comes from zxing-cpp's encoder (smallest version that holds the URL, 
 lowest-penalty mask, so the same URL always gives the same matrix) and is cached by URL. The
 drawing merges each row's runs of dark modules into one rectangle and fills them all
 as one path in 100 % K, so the code is vector rectangles, never an image.
-:func:`decode_qr` renders a region of a PDF page with :func:`pipeline.common.raster.render_region`
-(pdfium) and decodes it with zxing-cpp; :func:`verify_qr` opens the PDF once and turns a
+:func:`decode_qr` renders a region of a PDF page with pdfium (the pixels of
+:func:`pipeline.common.raster.render_region`) and decodes it with zxing-cpp; :func:`verify_qr` opens the PDF once and turns a
 wrong or missing decode into a QR002 finding.
 """
 
@@ -81,8 +81,24 @@ class QrTooLong(ValueError):
     """A URL longer than the largest QR code (version 40) holds at level M."""
 
 
-#: bytes.translate table of zxing's 8-bit grey image: 0 (dark) -> 1, anything else -> 0.
-_DARK_IS_ONE = bytes([1] + [0] * 255)
+@lru_cache(maxsize=4096)
+def _dark(url: str):
+    """The QR matrix of ``url`` as a read-only numpy bool array (rows, columns), True = dark; cached by URL.
+
+    Encoded by zxing-cpp (see :func:`qr_matrix`, which documents the code and the errors raised).
+    """
+    import numpy as np
+    import zxingcpp
+
+    if not url:
+        raise ValueError("cannot encode an empty URL as a QR code")
+    try:
+        code = zxingcpp.create_barcode(url, zxingcpp.BarcodeFormat.QRCode, ec_level="M")
+    except ValueError:
+        raise QrTooLong(f"URL of {len(url)} characters is longer than any QR code holds at level M (version 40 holds {MAX_URL_BYTES} bytes)") from None
+    dark = np.asarray(code.to_image(scale=1, add_quiet_zones=False)) == 0  # 8-bit grey, 0 = dark
+    dark.flags.writeable = False
+    return dark
 
 
 @lru_cache(maxsize=4096)
@@ -92,29 +108,22 @@ def qr_matrix(url: str) -> tuple[tuple[bool, ...], ...]:
     Encoded by zxing-cpp's writer (the same library that decodes the codes in the checks):
     the smallest version that holds the URL, the mask with the lowest penalty score
     (ISO/IEC 18004:2015 §7.8.3). No quiet zone in the matrix. Cached by URL. zxing-cpp
-    encodes a URL in about 0.3 ms against 7–8 ms for the pure-Python ``qrcode`` package
+    encodes a URL in about 0.4 ms against 7–8 ms for the pure-Python ``qrcode`` package
     on this machine, which matters at 250 faces a build. Raises ValueError for an empty
     URL and :class:`QrTooLong` (a ValueError) for one longer than a version 40 code holds at level M.
+    The print stage itself reads the numpy form (:func:`_dark`) and never builds these tuples.
     """
-    import zxingcpp
+    return tuple(map(tuple, _dark(url).tolist()))
 
-    if not url:
-        raise ValueError("cannot encode an empty URL as a QR code")
-    try:
-        code = zxingcpp.create_barcode(url, zxingcpp.BarcodeFormat.QRCode, ec_level="M")
-    except ValueError:
-        raise QrTooLong(f"URL of {len(url)} characters is longer than any QR code holds at level M (version 40 holds {MAX_URL_BYTES} bytes)") from None
-    image = memoryview(code.to_image(scale=1, add_quiet_zones=False))  # 8-bit grey, 0 = dark
-    rows, cols = image.shape
-    # dark (0) -> 1, light -> 0, read back as Python bools by memoryview: no Python loop per module
-    dark = memoryview(image.tobytes().translate(_DARK_IS_ONE)).cast("?")
-    return tuple(tuple(dark[r * cols : (r + 1) * cols].tolist()) for r in range(rows))
+
+def modules(url: str) -> int:
+    """Modules on a side of ``url``'s QR code (17 + 4 × version, no quiet zone); raises as :func:`qr_matrix`."""
+    return _dark(url).shape[0]
 
 
 def module_pt(url: str, box_pdf: Sequence[float]) -> float:
     """Module size in pt when the code plus its 4-module quiet zone fills the shorter side of ``box_pdf`` (x, y, w, h)."""
-    n = len(qr_matrix(url))
-    return min(box_pdf[2], box_pdf[3]) / (n + 2 * QUIET_ZONE_MODULES)
+    return min(box_pdf[2], box_pdf[3]) / (modules(url) + 2 * QUIET_ZONE_MODULES)
 
 
 def check_qr_size(url: str, box_pdf: Sequence[float], location: Location = Location()) -> list[Finding]:
@@ -129,7 +138,7 @@ def check_qr_size(url: str, box_pdf: Sequence[float], location: Location = Locat
         return [QR_TOO_DENSE.finding(str(exc), location, hint="shorten archive.base_url or card_path (or the card id)")]
     if size >= mm_to_pt(MIN_MODULE_MM) - 1e-9:
         return []
-    n = len(qr_matrix(url))
+    n = modules(url)
     need = mm_to_pt(MIN_MODULE_MM) * (n + 2 * QUIET_ZONE_MODULES)
     return [
         QR_TOO_DENSE.finding(
@@ -141,22 +150,51 @@ def check_qr_size(url: str, box_pdf: Sequence[float], location: Location = Locat
     ]
 
 
+#: The longest side of a QR code, in modules (version 40: 17 + 4 × 40; ISO/IEC 18004:2015 §5.3.1).
+_MAX_MODULES = 177
+
+
+@lru_cache(maxsize=1)
+def _digits():
+    """ASCII digits of 0 … 177 right-padded to 3 bytes, and which of the 3 are digits (numpy tables)."""
+    import numpy as np
+
+    text = [str(i).encode() for i in range(_MAX_MODULES + 1)]
+    digits = np.frombuffer(b"".join(t.ljust(3) for t in text), dtype=np.uint8).reshape(-1, 3)
+    used = np.array([[k < len(t) for k in range(3)] for t in text])
+    return digits, used
+
+
 @lru_cache(maxsize=4096)
 def _module_path(url: str) -> str:
-    """PDF path operators of the dark modules in module units (x right, y down), runs per row merged, then ``f``."""
-    ops: list[str] = []
-    for r, row in enumerate(qr_matrix(url)):
-        c, n = 0, len(row)
-        while c < n:
-            if not row[c]:
-                c += 1
-                continue
-            start = c
-            while c < n and row[c]:
-                c += 1
-            ops.append(f"{start} {r} {c - start} 1 re")
-    ops.append("f")
-    return "\n".join(ops)
+    """PDF path operators of the dark modules in module units (x right, y down), runs per row merged, then ``f``.
+
+    One ``x y w 1 re`` line per run of dark modules (integers in decimal), rows top to bottom,
+    runs left to right. The runs are found with numpy (edges of the flattened, row-padded matrix) and
+    the text laid out in a fixed-width byte table whose unused digit slots are then dropped,
+    so no Python code runs per module or per run.
+    """
+    import numpy as np
+
+    dark = _dark(url)
+    rows, cols = dark.shape
+    # The rows one after another, each after a light module, and a light module at the very end:
+    # every run then starts after a light module and ends before one, inside its row.
+    flat = np.zeros(rows * (cols + 1) + 1, dtype=np.int8)
+    flat[:-1].reshape(rows, cols + 1)[:, 1:] = dark
+    edges = np.flatnonzero(flat[1:] != flat[:-1])  # starts and ends alternate, row-major
+    run_starts, run_ends = edges[0::2], edges[1::2]
+    run_rows, starts = np.divmod(run_starts, cols + 1)
+    digits, used = _digits()
+    # "xxx yyy www 1 re\n": three 3-byte number slots, each followed by a space, then "1 re\n"
+    table = np.empty((len(starts), 17), dtype=np.uint8)
+    keep = np.ones((len(starts), 17), dtype=bool)
+    for slot, numbers in enumerate((starts, run_rows, run_ends - run_starts)):
+        table[:, 4 * slot : 4 * slot + 3] = digits[numbers]
+        keep[:, 4 * slot : 4 * slot + 3] = used[numbers]
+    table[:, 3:12:4] = 32  # spaces
+    table[:, 12:] = np.frombuffer(b"1 re\n", dtype=np.uint8)
+    return table[keep].tobytes().decode("ascii") + "f"
 
 
 def draw_qr(canvas, url: str, box_pdf: Sequence[float]) -> tuple[float, float, float]:
@@ -170,7 +208,7 @@ def draw_qr(canvas, url: str, box_pdf: Sequence[float]) -> tuple[float, float, f
     (:class:`QrTooLong`; :func:`check_qr_size` reports it as QR001) leaves the box empty white.
     """
     try:
-        n = len(qr_matrix(url))
+        n = modules(url)
     except QrTooLong:
         side = min(box_pdf[2], box_pdf[3])
         canvas.saveState()
@@ -200,22 +238,43 @@ def decode_qr(pdf: str | Path | PdfDocument, page_index: int, box_pdf: Sequence[
 
     ``pdf`` is a path or a document open from :func:`pipeline.common.raster.open_document`.
     ``box_pdf`` (x, y, w, h in PDF pt, origin bottom-left of the MediaBox) limits the
-    render to that region plus :data:`DECODE_MARGIN_PT`; None renders the whole page.
-    The render is :func:`pipeline.common.raster.render_region` (pdfium, 8-bit grey); zxing-cpp
-    reads it without trying inverted codes (codes must be dark on light). Raises
-    :class:`pipeline.common.raster.RasterError` for an unreadable PDF or a page that does not exist.
+    render to that region plus :data:`DECODE_MARGIN_PT`, clipped to the page; None renders
+    the whole page. The render is pdfium's 8-bit grey bitmap, the same pixels as
+    :func:`pipeline.common.raster.render_region` gives, handed to zxing-cpp as a numpy view
+    (no PIL image and no copies); zxing-cpp reads it without trying inverted codes (codes
+    must be dark on light). Raises :class:`pipeline.common.raster.RasterError` for an
+    unreadable PDF or a page that does not exist.
     """
+    import pypdfium2 as pdfium
+
+    from pipeline.common.raster import open_document
+
+    if isinstance(pdf, pdfium.PdfDocument):
+        return _decode_page(pdf, page_index, box_pdf, dpi, "the PDF")
+    with open_document(pdf) as document:
+        return _decode_page(document, page_index, box_pdf, dpi, pdf)
+
+
+def _decode_page(document: PdfDocument, index: int, box_pdf: Sequence[float] | None, dpi: int, name: str | Path) -> list[str]:
     import zxingcpp
 
-    from pipeline.common.raster import render_region
+    from pipeline.common.raster import RasterError
 
-    region = None
-    if box_pdf is not None:
-        x, y, w, h = box_pdf
-        m = DECODE_MARGIN_PT
-        region = (x - m, y - m, w + 2 * m, h + 2 * m)
-    image = render_region(pdf, page_index, region, dpi, grayscale=True)
-    found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
+    if not 0 <= index < len(document):
+        raise RasterError(f"{name} has {len(document)} page(s); page {index + 1} was asked for")
+    page = document[index]
+    try:
+        crop = (0.0, 0.0, 0.0, 0.0)  # pt cut off the left, bottom, right and top (render_region's arithmetic)
+        if box_pdf is not None:
+            width, height = page.get_size()
+            m = DECODE_MARGIN_PT
+            x, y, w, h = box_pdf[0] - m, box_pdf[1] - m, box_pdf[2] + 2 * m, box_pdf[3] + 2 * m
+            crop = (max(0.0, x), max(0.0, y), max(0.0, width - (x + w)), max(0.0, height - (y + h)))
+        bitmap = page.render(scale=dpi / 72, crop=crop, grayscale=True)
+        found = zxingcpp.read_barcodes(bitmap.to_numpy(), formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
+        bitmap.close()
+    finally:
+        page.close()
     return [b.text for b in found]
 
 

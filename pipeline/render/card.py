@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Literal
 
 from reportlab.lib.colors import CMYKColor
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, PATH_OPS
+from reportlab.pdfgen.pathobject import PDFPathObject
 
 from engine.findings import Finding, Severity
 from engine.backs import BackFace
@@ -144,11 +146,32 @@ def _ground(canvas, sheet: Sheet, pal: Palette) -> None:
     inset = sheet.bleed + sheet.layout.safe_inset + frame / 2
     canvas.setStrokeColor(_ring_colour(pal))
     canvas.setLineWidth(frame)
-    canvas.roundRect(inset, inset, width - 2 * inset, height - 2 * inset, sheet.layout.safe_inset, stroke=1, fill=0)
+    canvas.addLiteral(_shape("roundRect", (inset, inset, width - 2 * inset, height - 2 * inset, sheet.layout.safe_inset), 1, 0))
 
 
 def _ring_colour(pal: Palette) -> CMYKColor:
     return cmyk(pal.accent or pal.text)
+
+
+@lru_cache(maxsize=256)
+def _shape(kind: str, args: tuple[float, ...], stroke: int, fill: int) -> str:
+    """The operators reportlab's canvas writes for one shape: the path ``PDFPathObject.<kind>(*args)``
+    builds (pt), one operator a line, then the paint operator (``stroke``/``fill`` 0 or 1, even-odd fill,
+    the canvas's fill mode, which deckpress never changes).
+
+    The same bytes as ``Canvas.roundRect`` and ``Canvas.ellipse``, which append the path's operators to
+    the page one by one; every card draws its frame, rings and oval at the same places, so their
+    Bézier arcs are worked out and formatted once per process instead of once per card.
+    """
+    ops: list[str] = []
+    getattr(PDFPathObject(code=ops), kind)(*args)
+    ops.append(PATH_OPS[stroke, fill, FILL_EVEN_ODD])
+    return "\n".join(ops)
+
+
+def _ellipse(canvas, x1: float, y1: float, x2: float, y2: float, stroke: int, fill: int) -> None:
+    """``canvas.ellipse(x1, y1, x2, y2, stroke, fill)`` (corners in pt) through :func:`_shape`."""
+    canvas.addLiteral(_shape("ellipse", (x1, y1, x2 - x1, y2 - y1), stroke, fill))
 
 
 def _circle(canvas, sheet: Sheet, box: Box, pal: Palette, width: float) -> None:
@@ -157,7 +180,8 @@ def _circle(canvas, sheet: Sheet, box: Box, pal: Palette, width: float) -> None:
     canvas.setFillColor(cmyk(pal.background))
     canvas.setStrokeColor(_ring_colour(pal))
     canvas.setLineWidth(width)
-    canvas.circle(x + w / 2, y + h / 2, r, stroke=1, fill=1)
+    cx, cy = x + w / 2, y + h / 2
+    _ellipse(canvas, cx - r, cy - r, cx + r, cy + r, 1, 1)  # what canvas.circle(cx, cy, r) draws
 
 
 def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art_root: Path | None = None) -> list[Finding]:
@@ -247,11 +271,11 @@ def _draw_art(canvas, card: Card, cls: CardClass, sheet: Sheet, box: Box, paint:
         canvas.saveState()
         canvas.setStrokeColor(_ring_colour(cls.palette))
         canvas.setLineWidth(stroke)
-        canvas.ellipse(x + stroke / 2, y + stroke / 2, x + w - stroke / 2, y + h - stroke / 2, stroke=1, fill=0)
+        _ellipse(canvas, x + stroke / 2, y + stroke / 2, x + w - stroke / 2, y + h - stroke / 2, 1, 0)
         canvas.restoreState()
         return findings
     canvas.setDash(9, 5)
-    canvas.ellipse(x + stroke / 2, y + stroke / 2, x + w - stroke / 2, y + h - stroke / 2, stroke=1, fill=1)
+    _ellipse(canvas, x + stroke / 2, y + stroke / 2, x + w - stroke / 2, y + h - stroke / 2, 1, 1)
     canvas.restoreState()
     # The text sits in the rectangle inscribed in the ellipse (sides w/√2 × h/√2).
     paint.text(_inscribed(box), [paint.para(cls.emblem, "art_emblem"), paint.para("placeholder art", "placeholder")],

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -153,7 +154,31 @@ def _canvas(buffer: io.BytesIO, sheet: Sheet, title: str) -> Canvas:
     canvas.setTitle(title)
     canvas.setBleedBox((0, 0, width, height))
     canvas.setTrimBox((b, b, b + trim.width, b + trim.height))
+    canvas.setPageCallBack(_stream_as_bytes(canvas))
     return canvas
+
+
+#: The ASCII characters reportlab's PDFDocEncoding codec (``extpdfdoc``) cannot encode; it maps every other one to itself.
+_NOT_PDFDOC = re.compile("[\x18-\x1f]")
+
+
+def _stream_as_bytes(canvas: Canvas):
+    """A page-end callback that hands reportlab each finished page's content stream as bytes.
+
+    reportlab keeps a page's operators as text and encodes them with its ``extpdfdoc`` codec
+    when it saves, about 0.15 µs a character (a card front is ~6,000), while ``str.encode("ascii")``
+    is ~100 times faster; on ASCII text without U+0018–U+001F the two give the same bytes (the
+    codec maps every other ASCII character to itself), and a page's operators are ASCII (text
+    is written as escaped subset codes). Any other stream is left as text for reportlab.
+    """
+    pages = canvas._doc.Pages.pages  # the document's page objects, the last one just finished
+
+    def encode(_page_number: int) -> None:
+        page = pages[-1]
+        if isinstance(page.stream, str) and page.stream.isascii() and not _NOT_PDFDOC.search(page.stream):
+            page.stream = page.stream.encode("ascii")
+
+    return encode
 
 
 def _art_root(deck: Deck) -> Path:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Callable
+from weakref import WeakKeyDictionary
 
 from reportlab.lib.colors import CMYKColor
 
@@ -159,12 +160,40 @@ class Painter:
             self.findings.append(TEXT_DOES_NOT_FIT.finding(
                 f"{self.subject} {field} does not fit its box at 18 pt: {result.shortfall(w)}", _located(where),
                 hint=f"shorten the {field} (or give it a shorter form), or enlarge the box in the layout template"))
-        c = self.canvas
-        c.setFillColor(self.text_colour)
-        top = y + h
+        self.canvas.setFillColor(self.text_colour)
+        draw_lines(self.canvas, result, x, y + h)
+
+
+#: Per canvas (one PDF): the text operators of each fit drawn at a place, by (id of the fit, x, top).
+_DRAWN: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def draw_lines(canvas, result: Fit, x: float, top: float) -> None:
+    """Draw the lines of ``result`` with their top-left at (``x``, ``top``) PDF pt, as reportlab's
+    ``setFont`` + ``drawString`` per line would, the operators of a fit at one place made once per canvas.
+
+    A line's operators depend on its font, size, position and text and on which subset codes the
+    document gave its characters, which never change once given; so the second card drawing the
+    same fit at the same place (a class's emblem letter, "placeholder art", a power, a keyword line)
+    appends the same text the first one made. The canvas ends in the last line's font, as after
+    drawing it. No-break spaces are drawn as spaces (the font's space glyph).
+    """
+    if not result.lines:
+        return
+    drawn = _DRAWN.setdefault(canvas, {})
+    key = (id(result), x, top)
+    hit = drawn.get(key)
+    if hit is None or hit[0] is not result:  # the fit is kept alive in the entry, so its id stays its own
+        codes = []
         for line in result.lines:
-            c.setFont(line.font, line.size)
-            c.drawString(x + line.x, top - line.baseline, line.text.replace("\u00a0", " ").replace("\u202f", " "))
+            canvas.setFont(line.font, line.size)
+            text = canvas.beginText(x + line.x, top - line.baseline)  # what drawString does, minus the append
+            text.textLine(line.text.replace("\u00a0", " ").replace("\u202f", " "))
+            codes.append(text.getCode())
+        hit = drawn[key] = (result, "\n".join(codes))
+    else:
+        canvas.setFont(result.lines[-1].font, result.lines[-1].size)
+    canvas.addLiteral(hit[1])
 
 
 def _located(where: Location | Callable[[], Location]) -> Location:

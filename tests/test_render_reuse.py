@@ -1,0 +1,82 @@
+"""The print stage's reused operators (text lines once per PDF, shapes once per process) write
+the bytes reportlab's own drawing calls write."""
+
+from __future__ import annotations
+
+import io
+
+from reportlab.pdfgen.canvas import Canvas
+
+from pipeline.render import card, fonts
+from pipeline.render.facepaint import draw_lines
+from pipeline.render.textfit import Paragraph, fit
+
+
+def _canvas() -> Canvas:
+    regular = fonts.register_all()["regular"]
+    return Canvas(io.BytesIO(), pagesize=(234, 378), invariant=1, pageCompression=0, initialFontName=regular.name)
+
+
+def _fits():
+    bold, regular = fonts.face("bold"), fonts.face("regular")
+    return [fit([Paragraph("Ember\u00a0Apprentice of the long name", bold, 28, 18)], 180, 120),
+            fit([Paragraph("E", bold, 20)], 40, 40),
+            fit([Paragraph("Enchant! Rally!", regular, 22), Paragraph("placeholder art", regular, 18)], 150, 90)]
+
+
+def test_text_lines_drawn_again_are_the_bytes_drawstring_writes():
+    places = [(30.0, 300.0), (30.0, 300.0), (12.5, 200.25), (30.0, 300.0)]
+    reused, plain = _canvas(), _canvas()
+    for page in range(3):
+        for result in _fits():
+            for x, top in places:
+                draw_lines(reused, result, x, top)
+                for line in result.lines:
+                    plain.setFont(line.font, line.size)
+                    plain.drawString(x + line.x, top - line.baseline, line.text.replace("\u00a0", " "))
+                assert (reused._fontname, reused._fontsize) == (plain._fontname, plain._fontsize)
+        reused.showPage()
+        plain.showPage()
+    assert len(_fits()[0].lines) > 1
+    assert reused.getpdfdata() == plain.getpdfdata()
+
+
+def test_shapes_are_the_bytes_of_the_canvas_calls():
+    reused, plain = _canvas(), _canvas()
+    for inset in (19.5, 21.25):
+        reused.addLiteral(card._shape("roundRect", (inset, inset, 234 - 2 * inset, 378 - 2 * inset, 9.0), 1, 0))
+        plain.roundRect(inset, inset, 234 - 2 * inset, 378 - 2 * inset, 9.0, stroke=1, fill=0)
+        for stroke, fill in ((1, 1), (1, 0), (0, 1)):
+            card._ellipse(reused, 28.5, 124.26, 205.5, 272.46, stroke, fill)
+            plain.ellipse(28.5, 124.26, 205.5, 272.46, stroke=stroke, fill=fill)
+        card._ellipse(reused, 119.16 - 14.59, 331.56 - 14.59, 119.16 + 14.59, 331.56 + 14.59, 1, 1)
+        plain.circle(119.16, 331.56, 14.59, stroke=1, fill=1)
+    reused.showPage()
+    plain.showPage()
+    data = reused.getpdfdata()
+    assert b" c\n" in data and data == plain.getpdfdata()
+
+
+def test_page_streams_handed_over_as_bytes_save_the_same_pdf():
+    from pipeline.common.layout import load_layout
+    from pipeline.render import deck_pdf
+    from pipeline.render.style import design_for
+
+    layout = load_layout()
+    sheet = card.Sheet(layout, design_for(layout))
+    pdfs = []
+    for hook in (True, False):
+        buffer = io.BytesIO()
+        canvas = deck_pdf._canvas(buffer, sheet, "t")
+        if not hook:
+            canvas.setPageCallBack(None)
+        for text in ("Ember", "Zauberin \u00e9", "\u2212 5 \u2026"):
+            canvas.setFont(fonts.face("bold").name, 24)
+            canvas.drawString(20, 200, text)
+            canvas.addLiteral("% caf\u00e9" if text.startswith("Z") else "% plain")  # a page that is not ASCII stays text
+            canvas.showPage()
+        kinds = [type(page.stream) for page in canvas._doc.Pages.pages]
+        canvas.save()
+        pdfs.append(buffer.getvalue())
+        assert kinds == ([bytes, str, bytes] if hook else [str, str, str])
+    assert pdfs[0] == pdfs[1] and b"% caf\xe9" in pdfs[0]
