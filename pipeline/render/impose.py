@@ -25,7 +25,6 @@ after them (on top), in slot order; marks stay outside every bleed (see :mod:`pi
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -217,7 +216,7 @@ def _compose_sheets(grid: Grid, side: str, source: CardPages, sheets: Sequence[S
                     slugs: Sequence[str], font: str) -> pikepdf.Pdf:
     """The sheet pages of :func:`write_sheet_pages` before finishing: the marks, each slot's card
     painted as its Form XObject, the cards' braille OCG registered (pipeline.render.uv.ocg)."""
-    pdf = pikepdf.open(io.BytesIO(marks.marks_pdf(grid, side, slugs, font)))
+    pdf = marks.marks_pages(grid, side, slugs, font)
     for sheet, faces in zip(pdf.pages, sheets):
         cards = []
         for slot, index in enumerate(faces):

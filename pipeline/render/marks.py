@@ -25,6 +25,8 @@ import io
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+import pikepdf
+from pikepdf import Array, Dictionary
 from reportlab.lib.colors import CMYKColorSep
 from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -320,27 +322,55 @@ def crosshair(x: float, y: float, arm: float) -> list[Segment]:
     return [Segment(x - arm, y, x + arm, y), Segment(x, y - arm, x, y + arm)]
 
 
-def marks_pdf(grid: Grid, side: str, slugs: Sequence[str], font: str) -> bytes:
-    """One sheet side's marks (crop marks, registration targets, slug) as reportlab PDF bytes.
+def marks_pages(grid: Grid, side: str, slugs: Sequence[str], font: str) -> pikepdf.Pdf:
+    """One sheet side's marks (crop marks, registration targets, slug) as an open PDF, one page per slug text.
 
-    One page of ``grid.width`` × ``grid.height`` pt per slug text, in order, its TrimBox and
-    BleedBox the whole sheet; ``font`` is a registered reportlab font name for the slug.
+    Each page is ``grid.width`` × ``grid.height`` pt, its TrimBox and BleedBox the whole sheet,
+    in ``slugs``' order; ``font`` is a registered reportlab font name for the slug. The pages are
+    what a reportlab canvas drawing the marks and the slug on every page writes, byte for byte:
+    reportlab draws the marks once and each slug once on a single page (the font subset and the
+    Separation ``All`` colour space of the whole document), and the operators it wrote are
+    joined per page as its ``showPage`` joins them (preamble, marks, slug, ``" "``); every page
+    gets its own copy of the first page's direct objects (boxes, resources). Drawing the same
+    marks per page and parsing them again was two thirds of the impose stage (issue 22).
     """
     spec = grid.spec
-    segments = side_crop_marks(grid, side)
-    targets = registration_targets(grid, side, spec.registration.radius)
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=spec.slug.size)
-    lanes = _slug_lanes(grid, side, spec.slug.gap)  # the same for every page (a fifth of this function when made per page)
+    canvas.setTrimBox((0, 0, grid.width, grid.height))
+    canvas.setBleedBox((0, 0, grid.width, grid.height))
+    draw_segments(canvas, side_crop_marks(grid, side), spec.crop_marks.weight)
+    for t in registration_targets(grid, side, spec.registration.radius):
+        draw_target(canvas, t, spec.registration.weight)
+    code, preamble = canvas._code, canvas._preamble  # the operators so far: the marks every page carries
+    fixed, texts = len(code), []
+    lanes = _slug_lanes(grid, side, spec.slug.gap)  # the same for every page
     for text in slugs:
-        canvas.setTrimBox((0, 0, grid.width, grid.height))
-        canvas.setBleedBox((0, 0, grid.width, grid.height))
-        draw_segments(canvas, segments, spec.crop_marks.weight)
-        for t in targets:
-            draw_target(canvas, t, spec.registration.weight)
+        start = len(code)
         place = slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap, font, lanes=lanes)
         if place is not None:  # IM007 reports a sheet without room for it
             draw_text(canvas, text, place.x, place.y, place.size, font, place.angle)
-        canvas.showPage()
+        texts.append(code[start:])
+    marks = code[:fixed]
+    canvas.showPage()
     canvas.save()
-    return buf.getvalue()
+    pdf = pikepdf.open(io.BytesIO(buf.getvalue()))
+    first = pdf.pages[0].obj
+    for n, ops in enumerate(texts):
+        page = first if n == 0 else _fresh(first, skip=("/Contents", "/Parent"))
+        page.Contents = pdf.make_stream(("\n".join([preamble, *marks, *ops, " "]) + "\n").encode("latin-1"))
+        if n:
+            pdf.pages.append(pikepdf.Page(pdf.make_indirect(page)))
+    if not texts:
+        del pdf.pages[0]
+    return pdf
+
+
+def _fresh(obj, skip: Sequence[str] = ()):
+    """A copy of a direct dictionary or array (less the keys ``skip``), its direct containers copied too and
+    indirect objects shared, so a change to one page's resources leaves the other pages alone."""
+    if isinstance(obj, Dictionary) and (skip or not obj.is_indirect):
+        return Dictionary({k: _fresh(v) for k, v in obj.items() if k not in skip})
+    if isinstance(obj, Array) and not obj.is_indirect:
+        return Array([_fresh(v) for v in obj])
+    return obj
