@@ -356,21 +356,22 @@ def marks_pages(grid: Grid, side: str, slugs: Sequence[str], font: str) -> pikep
     canvas.save()
     pdf = pikepdf.open(io.BytesIO(buf.getvalue()))
     first = pdf.pages[0].obj
+    template = {k: _plain(v) for k, v in first.items() if k not in ("/Contents", "/Parent")}
     for n, ops in enumerate(texts):
-        page = first if n == 0 else _fresh(first, skip=("/Contents", "/Parent"))
+        page = first if n == 0 else pdf.make_indirect(Dictionary(template))
         page.Contents = pdf.make_stream(("\n".join([preamble, *marks, *ops, " "]) + "\n").encode("latin-1"))
         if n:
-            pdf.pages.append(pikepdf.Page(pdf.make_indirect(page)))
+            pdf.pages.append(pikepdf.Page(page))
     if not texts:
         del pdf.pages[0]
     return pdf
 
 
-def _fresh(obj, skip: Sequence[str] = ()):
-    """A copy of a direct dictionary or array (less the keys ``skip``), its direct containers copied too and
-    indirect objects shared, so a change to one page's resources leaves the other pages alone."""
-    if isinstance(obj, Dictionary) and (skip or not obj.is_indirect):
-        return Dictionary({k: _fresh(v) for k, v in obj.items() if k not in skip})
+def _plain(obj):
+    """A direct dictionary or array as Python dicts and lists (to build a fresh copy from), indirect objects and
+    scalars as they are: each page gets its own resources, so cards painted on one stay off the others."""
+    if isinstance(obj, Dictionary) and not obj.is_indirect:
+        return {k: _plain(v) for k, v in obj.items()}
     if isinstance(obj, Array) and not obj.is_indirect:
-        return Array([_fresh(v) for v in obj])
+        return [_plain(v) for v in obj]
     return obj
