@@ -41,6 +41,7 @@ from pipeline.common.files import write_bytes, write_text
 from pipeline.render import marks
 from pipeline.render.calibration import SCALE_MM, write_calibration
 from pipeline.render.marks import MARK_SHORTENED  # noqa: F401 (declared with the marks; re-exported)
+from pipeline.render.markpages import marks_pages
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
 from pipeline.render.formpages import save_bytes, set_content
 from pipeline.render.pdfx import FOGRA39, OutputCondition, PdfxError, finish
@@ -216,7 +217,7 @@ def _compose_sheets(grid: Grid, side: str, source: CardPages, sheets: Sequence[S
                     slugs: Sequence[str], font: str) -> pikepdf.Pdf:
     """The sheet pages of :func:`write_sheet_pages` before finishing: the marks, each slot's card
     painted as its Form XObject, the cards' braille OCG registered (pipeline.render.uv.ocg)."""
-    pdf = marks.marks_pages(grid, side, slugs, font)
+    pdf = marks_pages(grid, side, slugs, font)
     for sheet, faces in zip(pdf.pages, sheets):
         cards = []
         for slot, index in enumerate(faces):

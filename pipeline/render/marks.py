@@ -21,12 +21,9 @@ go); :func:`pipeline.render.impose.impose` reports a short or missing mark as IM
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-import pikepdf
-from pikepdf import Array, Dictionary
 from reportlab.lib.colors import CMYKColorSep
 from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -320,58 +317,3 @@ def crosshair(x: float, y: float, arm: float) -> list[Segment]:
     """A calibration cross-hair at ``(x, y)``: a horizontal and a vertical line of ``arm`` pt each way
     (the back's mm scale is :func:`pipeline.render.calibration.scale_ticks`)."""
     return [Segment(x - arm, y, x + arm, y), Segment(x, y - arm, x, y + arm)]
-
-
-def marks_pages(grid: Grid, side: str, slugs: Sequence[str], font: str) -> pikepdf.Pdf:
-    """One sheet side's marks (crop marks, registration targets, slug) as an open PDF, one page per slug text.
-
-    Each page is ``grid.width`` × ``grid.height`` pt, its TrimBox and BleedBox the whole sheet,
-    in ``slugs``' order; ``font`` is a registered reportlab font name for the slug. The pages are
-    what a reportlab canvas drawing the marks and the slug on every page writes, byte for byte:
-    reportlab draws the marks once and each slug once on a single page (the font subset and the
-    Separation ``All`` colour space of the whole document), and the operators it wrote are
-    joined per page as its ``showPage`` joins them (preamble, marks, slug, ``" "``); every page
-    gets its own copy of the first page's direct objects (boxes, resources). Drawing the same
-    marks per page and parsing them again was two thirds of the impose stage (issue 22).
-    """
-    spec = grid.spec
-    buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=spec.slug.size)
-    canvas.setTrimBox((0, 0, grid.width, grid.height))
-    canvas.setBleedBox((0, 0, grid.width, grid.height))
-    draw_segments(canvas, side_crop_marks(grid, side), spec.crop_marks.weight)
-    for t in registration_targets(grid, side, spec.registration.radius):
-        draw_target(canvas, t, spec.registration.weight)
-    code, preamble = canvas._code, canvas._preamble  # the operators so far: the marks every page carries
-    fixed, texts = len(code), []
-    lanes = _slug_lanes(grid, side, spec.slug.gap)  # the same for every page
-    for text in slugs:
-        start = len(code)
-        place = slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap, font, lanes=lanes)
-        if place is not None:  # IM007 reports a sheet without room for it
-            draw_text(canvas, text, place.x, place.y, place.size, font, place.angle)
-        texts.append(code[start:])
-    marks = code[:fixed]
-    canvas.showPage()
-    canvas.save()
-    pdf = pikepdf.open(io.BytesIO(buf.getvalue()))
-    first = pdf.pages[0].obj
-    template = {k: _plain(v) for k, v in first.items() if k not in ("/Contents", "/Parent")}
-    for n, ops in enumerate(texts):
-        page = first if n == 0 else pdf.make_indirect(Dictionary(template))
-        page.Contents = pdf.make_stream(("\n".join([preamble, *marks, *ops, " "]) + "\n").encode("latin-1"))
-        if n:
-            pdf.pages.append(pikepdf.Page(page))
-    if not texts:
-        del pdf.pages[0]
-    return pdf
-
-
-def _plain(obj):
-    """A direct dictionary or array as Python dicts and lists (to build a fresh copy from), indirect objects and
-    scalars as they are: each page gets its own resources, so cards painted on one stay off the others."""
-    if isinstance(obj, Dictionary) and not obj.is_indirect:
-        return {k: _plain(v) for k, v in obj.items()}
-    if isinstance(obj, Array) and not obj.is_indirect:
-        return [_plain(v) for v in obj]
-    return obj
