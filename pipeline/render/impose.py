@@ -19,8 +19,9 @@ painted per slot with a translation (``q 1 0 0 1 tx ty cm /Front3 Do Q``,
 the whole bleed travels with the card and nothing beyond it spills onto a neighbour.
 Source pages are read once; their forms are made once per output file.
 
-Marks (crop marks, registration targets, slug) are drawn with reportlab first and the cards painted
-after them (on top), in slot order; marks stay outside every bleed (see :mod:`pipeline.render.marks`).
+Marks (crop marks, registration targets, slug) are drawn with reportlab first, once per file and side
+(:mod:`pipeline.render.markpages`), and the cards painted after them (on top), in slot order; marks
+stay outside every bleed (see :mod:`pipeline.render.marks`).
 """
 
 from __future__ import annotations
