@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from reportlab.pdfbase.pdfmetrics import getAscentDescent, stringWidth
@@ -298,16 +299,28 @@ def write_calibration(grid: Grid, path: str | Path, font: str, title: str = "", 
     page, ``instructions``, carries both in full. Finished as PDF/X-1a:2003 with ``condition``'s
     output intent (the build's printing target). Returns ``path``.
     """
+    data, labels = calibration_pdf(grid, font, note)
+    return finish(data, path, title or f"duplex calibration ({grid.spec.name})", list(labels), condition=condition)
+
+
+@lru_cache(maxsize=16)
+def calibration_pdf(grid: Grid, font: str, note: str = "") -> tuple[bytes, tuple[str, ...]]:
+    """The calibration sheet drawn (reportlab bytes, before :func:`~pipeline.render.pdfx.finish`) and its page labels.
+
+    It depends on the grid (sheet, card size, flip, back offset), the font and the slug's ``note``
+    only, not on the game: the build draws it once per process and paper, and each game's
+    :func:`write_calibration` finishes those bytes with its own title (issue 22).
+    """
     buf = io.BytesIO()
     canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, initialFontName=font, initialFontSize=NOTE_SIZE)
     left_over = []
     for side in ("front", "back"):
         left_over.append(_draw_side(canvas, grid, side, font, note))
         canvas.showPage()
-    labels = ["front", "back"]
+    labels = ("front", "back")
     if any(left_over):
         _instruction_page(canvas, grid, font, note)
         canvas.showPage()
-        labels.append("instructions")
+        labels += ("instructions",)
     canvas.save()
-    return finish(buf.getvalue(), path, title or f"duplex calibration ({grid.spec.name})", labels, condition=condition)
+    return buf.getvalue(), labels

@@ -19,13 +19,13 @@ painted per slot with a translation (``q 1 0 0 1 tx ty cm /Front3 Do Q``,
 the whole bleed travels with the card and nothing beyond it spills onto a neighbour.
 Source pages are read once; their forms are made once per output file.
 
-Marks (crop marks, registration targets, slug) are drawn with reportlab first and the cards painted
-after them (on top), in slot order; marks stay outside every bleed (see :mod:`pipeline.render.marks`).
+Marks (crop marks, registration targets, slug) are drawn with reportlab first, once per file and side
+(:mod:`pipeline.render.markpages`), and the cards painted after them (on top), in slot order; marks
+stay outside every bleed (see :mod:`pipeline.render.marks`).
 """
 
 from __future__ import annotations
 
-import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +42,7 @@ from pipeline.common.files import write_bytes, write_text
 from pipeline.render import marks
 from pipeline.render.calibration import SCALE_MM, write_calibration
 from pipeline.render.marks import MARK_SHORTENED  # noqa: F401 (declared with the marks; re-exported)
+from pipeline.render.markpages import marks_pages
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
 from pipeline.render.formpages import save_bytes, set_content
 from pipeline.render.pdfx import FOGRA39, OutputCondition, PdfxError, finish
@@ -217,7 +218,7 @@ def _compose_sheets(grid: Grid, side: str, source: CardPages, sheets: Sequence[S
                     slugs: Sequence[str], font: str) -> pikepdf.Pdf:
     """The sheet pages of :func:`write_sheet_pages` before finishing: the marks, each slot's card
     painted as its Form XObject, the cards' braille OCG registered (pipeline.render.uv.ocg)."""
-    pdf = pikepdf.open(io.BytesIO(marks.marks_pdf(grid, side, slugs, font)))
+    pdf = marks_pages(grid, side, slugs, font)
     for sheet, faces in zip(pdf.pages, sheets):
         cards = []
         for slot, index in enumerate(faces):

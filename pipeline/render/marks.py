@@ -21,7 +21,6 @@ go); :func:`pipeline.render.impose.impose` reports a short or missing mark as IM
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
@@ -318,29 +317,3 @@ def crosshair(x: float, y: float, arm: float) -> list[Segment]:
     """A calibration cross-hair at ``(x, y)``: a horizontal and a vertical line of ``arm`` pt each way
     (the back's mm scale is :func:`pipeline.render.calibration.scale_ticks`)."""
     return [Segment(x - arm, y, x + arm, y), Segment(x, y - arm, x, y + arm)]
-
-
-def marks_pdf(grid: Grid, side: str, slugs: Sequence[str], font: str) -> bytes:
-    """One sheet side's marks (crop marks, registration targets, slug) as reportlab PDF bytes.
-
-    One page of ``grid.width`` × ``grid.height`` pt per slug text, in order, its TrimBox and
-    BleedBox the whole sheet; ``font`` is a registered reportlab font name for the slug.
-    """
-    spec = grid.spec
-    segments = side_crop_marks(grid, side)
-    targets = registration_targets(grid, side, spec.registration.radius)
-    buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=(grid.width, grid.height), invariant=1, pageCompression=0, initialFontName=font, initialFontSize=spec.slug.size)
-    lanes = _slug_lanes(grid, side, spec.slug.gap)  # the same for every page (a fifth of this function when made per page)
-    for text in slugs:
-        canvas.setTrimBox((0, 0, grid.width, grid.height))
-        canvas.setBleedBox((0, 0, grid.width, grid.height))
-        draw_segments(canvas, segments, spec.crop_marks.weight)
-        for t in targets:
-            draw_target(canvas, t, spec.registration.weight)
-        place = slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap, font, lanes=lanes)
-        if place is not None:  # IM007 reports a sheet without room for it
-            draw_text(canvas, text, place.x, place.y, place.size, font, place.angle)
-        canvas.showPage()
-    canvas.save()
-    return buf.getvalue()
