@@ -4,9 +4,9 @@
 die lines and braille shown (PDFium's view mode). ``<game>-box-<id>-front.png``: the front panel
 face on, the right side and the top lid in cabinet oblique (:func:`folded_front`), cut from a
 render at :data:`FRONT_DPI` as printed (``FPDF_PRINTING``: the die lines, which do not print,
-left out; :func:`render_printed`). The flat proof
-is opaque RGB (:func:`pipeline.common.pngfile.opaque_png`); the front, transparent round the box,
-is RGBA (:func:`rgba_png`). Both PNGs give every row filter 0 and deflate at zlib level 1.
+left out; :func:`render_printed`). The flat proof is opaque RGB (:func:`pipeline.common.pngfile.opaque_png`);
+the front, transparent round the box, is RGBA (:func:`rgba_png`). Both PNGs give every row filter 0
+and deflate at zlib level 1 (Pillow's encoder spent most of its time choosing row filters: issue 22).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def render_printed(pdf: Path, dpi: float) -> PageRaster:
     does not print, the die lines, is left out), with the trim's place on the image.
 
     The whole page, though the proof uses three panels of it: a window round them (the lid sits
-    above the back, the front beside it) was 75 % of the page and PDFium's pixels in a window
+    above the back, the front beside it) is half the page, and PDFium's pixels in a window
     differ from the whole page's by 1 level in a few dozen anti-aliased pixels.
     """
     with open_document(pdf) as doc:
@@ -65,7 +65,12 @@ def render_printed(pdf: Path, dpi: float) -> PageRaster:
 
 def _paint(out: Image.Image, panel: Image.Image, mapping: tuple[float, ...], light: float, box: tuple[int, int, int, int]) -> None:
     """Composite ``panel``, lit by ``light``, onto ``out`` through the affine ``mapping`` (output px →
-    panel px), transforming only ``box`` of the output (outside it the mapping lands off the panel)."""
+    panel px), transforming only ``box`` of the output (outside it the mapping lands off the panel).
+
+    Bicubic over the box instead of the whole image: a tenth of the pixels for the side and the lid.
+    The box's map is the whole image's moved to the box's corner; its offsets differ from what the
+    whole-image transform works out per pixel only by float rounding (pixel-identical on every shipped
+    box; tests/test_box_proof.py compares the two)."""
     left, top, right, bottom = max(0, box[0]), max(0, box[1]), min(out.width, box[2]), min(out.height, box[3])
     a, b, c, d, e, f = mapping
     shifted = (a, b, c + a * left + b * top, d, e, f + d * left + e * top)  # the same map, from the box's corner

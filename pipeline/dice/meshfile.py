@@ -2,8 +2,8 @@
 
 The build used to hand the mesh to trimesh for its face normals, its watertightness and both
 exports; importing trimesh (and networkx, which its 3MF exporter needs) cost the build's
-parent 0.5 s CPU before any game started, and its 3MF export formatted numpy scalars one by
-one (issue 22, docs/speed.md). This module writes the same bytes trimesh 4–5 wrote, from the
+parent ~0.4 s CPU before any game started, and its 3MF export formatted numpy scalars one by
+one (issue 22, docs/speed.md). This module writes the same bytes trimesh 5.2 wrote, from the
 same arithmetic (the formulas are trimesh's, cited per function), and the tests read both
 files back with trimesh and with the standard library.
 """
