@@ -6,7 +6,7 @@
     <game>-box-<id>-braille.pdf          its UV braille plate (+ -plates-<printer>.pdf for a layered printer)
     <game>-box-<id>-print+braille.pdf    the print PDF with the braille plate merged as a spot plate
     <game>-box-<id>.json                 geometry: inside size and how it was reckoned, panels, folds, braille, QR
-    <game>-box-<id>-flat.png             proof of the flat box (print, die lines, braille in magenta)
+    <game>-box-<id>-flat.png             proof of the flat box (print, die lines, braille in magenta; :mod:`pipeline.boxes.proof`)
     <game>-box-<id>-front.png            proof of the folded box: the front, the right side and the top lid in oblique view
     sheets/<game>-boxes-<paper>.pdf      the boxes imposed on each press sheet they fit, as many a sheet as fit
     sheets/<game>-boxes-<paper>-braille.pdf   their braille plates, imposed the same way
@@ -24,9 +24,7 @@ from pathlib import Path
 from typing import Sequence
 
 import pikepdf
-import pypdfium2.raw as pdfium_c
 from reportlab.pdfgen.canvas import Canvas
-from PIL import Image, ImageDraw, ImageEnhance
 from pikepdf import Array, Dictionary, Name
 
 from engine.findings import Finding, Location, Severity
@@ -36,9 +34,8 @@ from engine.units import mm_to_pt, pt_to_mm
 from pipeline.boxes.face import draw_box
 from pipeline.boxes.pdf import BoxFiles, check_box, write_box
 from pipeline.boxes.plan import BoxPlan, notch_depth, plan_boxes
+from pipeline.boxes.proof import write_proofs
 from pipeline.braille.geometry import GeometryProfile
-from pipeline.common.files import write_bytes
-from pipeline.common.raster import PageRaster, open_document, png_bytes, render_page
 from pipeline.qr.codes import decode_qr
 from pipeline.render.pdfx import finish
 from pipeline.render.sheets import get_sheet
@@ -56,10 +53,6 @@ QR_NO_DECODE = declare(
     Passes: the shipped boxes: each decodes to ``<archive base_url>quickstart.html``.
     """,
 )
-
-#: Proof resolutions, dpi: the flat box small enough to look at whole, the front panel sharper.
-FLAT_DPI, FRONT_DPI = 100, 150
-
 
 @dataclass(frozen=True)
 class BoxesResult:
@@ -148,70 +141,6 @@ def write_sheets(deck: Deck, files: Sequence[BoxFiles], labels: Sequence[str], f
                 written.append(impose_boxes(paths, names, size, margin, folder / f"{gid}-boxes-{paper}{suffix}{kind}.pdf",
                                             f"{deck.game.title}: tuck boxes{' (UV braille plate)' if kind else ''} on {paper}", target))
     return [p for p in written if p is not None]
-
-
-#: Cabinet oblique projection of the folded box: the depth drawn at 45°, at half its length (cos 45° / 2 per axis).
-OBLIQUE = 0.5 * math.cos(math.radians(45))
-#: Brightness of the side and the lid in the folded proof (light from the upper left), the notch's shadow, the edge line.
-SIDE_LIGHT, LID_LIGHT = 0.78, 1.12
-NOTCH_SHADE, EDGE = (40, 40, 40, 255), (0, 0, 0, 90)
-
-
-def _panel(raster, rect) -> Image.Image:
-    """The pixels of a panel (a :class:`~pipeline.boxes.geometry.Rect` in mm) cut from the flat render."""
-    x0, y0 = raster.mm_to_px(rect.x, rect.y)
-    x1, y1 = raster.mm_to_px(rect.x + rect.w, rect.y + rect.h)
-    return raster.image.crop((round(x0), round(y0), round(x1), round(y1))).convert("RGBA")
-
-
-def folded_front(raster, plan: BoxPlan) -> Image.Image:
-    """The folded box seen from the front (cabinet oblique, :data:`OBLIQUE`): the front panel face on,
-    the right side receding to its right, the top lid above, each cut from the flat render ``raster``."""
-    line = plan.dieline
-    front, side, lid = _panel(raster, line.panels["front"]), _panel(raster, line.panels["side-right"]), _panel(raster, line.panels["top-lid"])
-    w, h, d = front.width, front.height, side.width
-    dy = OBLIQUE * d
-    size = (round(w + dy) + 1, round(h + dy) + 1)
-    out = Image.new("RGBA", size, (255, 255, 255, 0))
-    out.alpha_composite(front, (0, round(dy)))
-    # Output (x, y) -> panel (u, v). The side's u runs from the front's edge into the depth. The lid hangs
-    # from the back's top edge: seen from the front its u runs right to left and its tuck edge (v = 0) lies
-    # on the front's top edge, so its print shows turned half round, as on the folded box.
-    side_map = (1 / OBLIQUE, 0, -w / OBLIQUE, 1, 1, -dy - w)
-    lid_map = (-1, -1, w + dy, 0, -1 / OBLIQUE, dy / OBLIQUE)
-    for panel, mapping, light in ((side, side_map, SIDE_LIGHT), (lid, lid_map, LID_LIGHT)):
-        lit = ImageEnhance.Brightness(panel.convert("RGB")).enhance(light).convert("RGBA")  # alpha stays opaque
-        out.alpha_composite(lit.transform(size, Image.Transform.AFFINE, mapping, resample=Image.Resampling.BICUBIC,
-                                          fillcolor=(255, 255, 255, 0)))
-    # The thumb notch shows the shadowed inside; a hairline marks the front's edges.
-    notch = plan.dieline.panels["front"]
-    r = max(p[1] for p in line.cut if notch.x < p[0] < notch.x + notch.w and notch.y < p[1] < notch.y + notch.h) - notch.y
-    scale = raster.px_per_mm
-    draw = ImageDraw.Draw(out)
-    cx, top = w / 2, dy
-    draw.pieslice((cx - r * scale, top - r * scale, cx + r * scale, top + r * scale), 0, 180, fill=NOTCH_SHADE)
-    draw.rectangle((0, round(dy), w - 1, round(dy) + h - 1), outline=EDGE)
-    return out
-
-
-def render_printed(pdf: Path, dpi: float) -> PageRaster:
-    """Page 1 of ``pdf`` rendered by PDFium as for printing (``FPDF_PRINTING``: optional content that
-    does not print, the die lines, is left out), with the trim's place on the image."""
-    with open_document(pdf) as doc:
-        page = doc[0]
-        width, height = page.get_size()
-        left, bottom, right, top = page.get_trimbox()
-        image = page.render(scale=dpi / 72, extra_flags=pdfium_c.FPDF_PRINTING).to_pil().convert("RGB")
-    return PageRaster(image, dpi, (left * dpi / 72, (height - top) * dpi / 72), (right - left, top - bottom))
-
-
-def write_proofs(plan: BoxPlan, merged_pdf: Path, folder: Path, stem: str) -> list[Path]:
-    """The flat proof (whole bled page, :data:`FLAT_DPI`) and the folded front (:func:`folded_front`, :data:`FRONT_DPI`)."""
-    flat = render_page(merged_pdf, 0, dpi=FLAT_DPI)
-    paths = [write_bytes(folder / f"{stem}-flat.png", png_bytes(flat.image))]
-    front = folded_front(render_printed(merged_pdf, FRONT_DPI), plan)  # a folded box shows no die lines
-    paths.append(write_bytes(folder / f"{stem}-front.png", png_bytes(front)))
-    return paths
 
 
 def qr_box_pt(plan: BoxPlan, bleed_pt: float) -> tuple[float, float, float, float]:

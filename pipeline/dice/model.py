@@ -1,8 +1,8 @@
 """3D-printable dice: one watertight solid per die, written as 3MF and STL.
 
 Built with manifold3d (Apache-2.0; guaranteed-manifold booleans, so the result is a closed
-single solid by construction, and checked anyway) and written with trimesh (MIT; 3MF needs
-networkx, BSD-3, and lxml, both installed). On every face, from the same plan as the die
+single solid by construction, and checked anyway) and written by :mod:`pipeline.dice.meshfile`
+(numpy and zipfile; the bytes trimesh wrote, without importing it). On every face, from the same plan as the die
 sheet (:mod:`pipeline.dice.plan`):
 
 - the numeral (Atkinson Hyperlegible Bold outlines, :mod:`pipeline.dice.glyphs`) engraved
@@ -22,12 +22,12 @@ from functools import lru_cache
 
 import manifold3d
 import numpy as np
-import trimesh
 
 from engine.findings import Finding, Location, Severity
 from engine.registry import declare
 from pipeline.braille.geometry import GeometryProfile, dot_centres, dot_offset
 from pipeline.dice.glyphs import numeral
+from pipeline.dice.meshfile import Mesh
 from pipeline.dice.plan import RegionPlan
 from pipeline.dice.solids import Solid
 
@@ -59,9 +59,10 @@ DOT_SEGMENTS = 24  #: facets round a dot's sphere (a multiple of 4: its pole is 
 
 @dataclass(frozen=True)
 class DieModel:
-    """A built die: ``mesh`` (trimesh, mm), its ``volume`` (mm³), ``bodies`` (closed pieces) and ``genus``."""
+    """A built die: ``mesh`` (:class:`~pipeline.dice.meshfile.Mesh`, mm), its ``volume`` (mm³),
+    ``bodies`` (closed pieces) and ``genus``."""
 
-    mesh: trimesh.Trimesh
+    mesh: Mesh
     volume: float
     bodies: int
     genus: int
@@ -69,7 +70,7 @@ class DieModel:
     @property
     def watertight(self) -> bool:
         """True when every edge joins exactly two triangles."""
-        return bool(self.mesh.is_watertight)
+        return self.mesh.watertight
 
 
 def frame(plan: RegionPlan, normal) -> np.ndarray:
@@ -114,7 +115,8 @@ def _build(solid: Solid, plans: tuple[RegionPlan, ...], profile: GeometryProfile
     body = manifold3d.Manifold.batch_boolean([body, *cuts], manifold3d.OpType.Subtract)
     body = manifold3d.Manifold.batch_boolean([body, *adds], manifold3d.OpType.Add)
     mesh = body.to_mesh()
-    tm = trimesh.Trimesh(np.asarray(mesh.vert_properties)[:, :3], np.asarray(mesh.tri_verts), process=False)
+    # float64 corners and int64 indices, as trimesh held them (the files' numbers come from these)
+    tm = Mesh(np.ascontiguousarray(np.asarray(mesh.vert_properties)[:, :3], dtype=np.float64), np.asarray(mesh.tri_verts, dtype=np.int64))
     return DieModel(tm, float(body.volume()), len(body.decompose()), int(body.genus()))
 
 

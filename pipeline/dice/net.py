@@ -33,7 +33,11 @@ class Placed:
 
 
 def _shared_edge(a: SolidFace, b: SolidFace) -> tuple[np.ndarray, np.ndarray] | None:
-    shared = [np.array(v) for v in a.vertices if any(np.allclose(v, w, atol=1e-6) for w in b.vertices)]
+    """The two vertices of ``a`` that are also vertices of ``b`` (``np.allclose`` each way: within
+    1e-6 mm + 1e-5 × |b's|, every coordinate), in ``a``'s order; None unless exactly two."""
+    va, vb = np.array(a.vertices, dtype=float), np.array(b.vertices, dtype=float)
+    close = (np.abs(va[:, None, :] - vb[None, :, :]) <= 1e-6 + 1e-5 * np.abs(vb[None, :, :])).all(axis=2).any(axis=1)
+    shared = [va[i] for i in np.flatnonzero(close)]
     return (shared[0], shared[1]) if len(shared) == 2 else None
 
 
@@ -79,11 +83,15 @@ def _hinged(child: SolidFace, parent: Placed, edge: tuple[np.ndarray, np.ndarray
 def _grow(solid: Solid, root: SolidFace) -> list[Placed] | None:
     placed = [lay_flat(root)]
     todo = [f for f in solid.faces if f.index != root.index]
+    edges: dict[tuple[int, int], tuple[np.ndarray, np.ndarray] | None] = {}  # (parent, child) -> hinge, found once
     while todo:
         for face in todo:
             spot = None
             for parent in placed:
-                edge = _shared_edge(parent.face, face)
+                key = (parent.face.index, face.index)
+                if key not in edges:
+                    edges[key] = _shared_edge(parent.face, face)
+                edge = edges[key]
                 if edge is None:
                     continue
                 candidate = _hinged(face, parent, edge)

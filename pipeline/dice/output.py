@@ -1,23 +1,17 @@
-"""The dice stage's 3D files: per die a 3MF and an STL (trimesh) and a PNG preview (Pillow).
+"""The dice stage's 3D files: per die a 3MF and an STL (:mod:`pipeline.dice.meshfile`) and a PNG preview (Pillow).
 
-The 3MF is made the same bytes on every run: trimesh writes random UUIDs and the current
-time into the package, so each UUID is replaced by a name-based one (uuid5 of the die id
-and its position) and the zip is rewritten with a fixed timestamp. The preview is an
+The 3MF is made the same bytes on every run: name-based UUIDs (uuid5 of the die id and their
+position) and a fixed timestamp in the zip (:func:`pipeline.dice.meshfile.threemf_bytes`). The preview is an
 orthographic rasterisation, no GPU or display: triangles painted far to near (painter's
 algorithm) in a grey from their normal against a light from the upper left.
 """
 
 from __future__ import annotations
 
-import io
-import re
-import uuid
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import trimesh
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
@@ -25,34 +19,25 @@ from engine.findings import Finding
 from engine.model import Deck, Die
 from pipeline.braille.geometry import PROFILES, GeometryProfile
 from pipeline.common.files import atomic_path
+from pipeline.common.pngfile import opaque_png
+from pipeline.dice.meshfile import stl_bytes, threemf_bytes
 from pipeline.dice.model import DieModel, build_model, measure_dots, model_findings
 from pipeline.dice.plan import plan_die
 from pipeline.dice.solids import Solid
 
 PREVIEW_PX = 480  #: preview width and height
-_UUID = re.compile(rb"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-_FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 
 def write_3mf(model: DieModel, path: Path, name: str) -> None:
-    """The model as 3MF (mm), byte-identical for the same mesh and ``name``."""
-    # The object is named after the die. Stored, not deflated: the package is re-zipped below anyway
-    # (trimesh deflating it first: its export 0.089 -> 0.066 s CPU for apprentice's d12).
-    raw = trimesh.Scene(geometry={name: model.mesh}).export(file_type="3mf", compression=zipfile.ZIP_STORED)
-    count = iter(range(1 << 30))
-    out = io.BytesIO()
-    with zipfile.ZipFile(io.BytesIO(raw)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info in src.infolist():  # trimesh's order, which is fixed
-            data = _UUID.sub(lambda _: str(uuid.uuid5(uuid.NAMESPACE_URL, f"deckpress:{name}:{next(count)}")).encode(), src.read(info))
-            dst.writestr(zipfile.ZipInfo(info.filename, _FIXED_TIME), data, zipfile.ZIP_DEFLATED)
+    """The model as 3MF (mm), its object named ``name``; byte-identical for the same mesh and ``name``."""
     with atomic_path(path) as tmp:
-        Path(tmp).write_bytes(out.getvalue())
+        Path(tmp).write_bytes(threemf_bytes(model.mesh, name))
 
 
 def write_stl(model: DieModel, path: Path) -> None:
     """The model as binary STL (mm)."""
     with atomic_path(path) as tmp:
-        Path(tmp).write_bytes(model.mesh.export(file_type="stl"))
+        Path(tmp).write_bytes(stl_bytes(model.mesh))
 
 
 def render_preview(model: DieModel, solid: Solid, path: Path, view=(0.55, -0.45, 0.7)) -> Image.Image:
@@ -78,16 +63,21 @@ def render_preview(model: DieModel, solid: Solid, path: Path, view=(0.55, -0.45,
     base = np.where(height[:, None] < -0.05, (70, 80, 110), np.where(height[:, None] > 0.05, (255, 236, 200), (215, 215, 225)))
     colours = (base * shade[:, None]).astype(int)
     image = Image.new("RGB", (PREVIEW_PX, PREVIEW_PX), (255, 255, 255))
-    draw = ImageDraw.Draw(image)
     faces = np.asarray(mesh.faces)
     depth = np.asarray(verts)[faces][:, :, 2].mean(axis=1)
     order = np.argsort(depth)
     order = order[np.asarray(normals)[order, 2] > 0]  # facing the viewer, far to near
-    # Plain Python lists, converted once: indexing trimesh's tracked arrays per triangle was 80 % of the time.
-    for points, fill in zip(np.asarray(xy)[faces[order]].reshape(-1, 6).tolist(), colours[order].tolist()):
-        draw.polygon(points, fill=tuple(fill))
+    # ImageDraw.polygon(points, fill) is core.draw_polygon(points, core.draw_ink(fill), 1) after
+    # checks that cost twice the drawing: call the core, each colour's ink worked out once.
+    core = ImageDraw.Draw(image).draw
+    inks: dict[tuple[int, ...], int] = {}
+    for points, fill in zip(np.asarray(xy)[faces[order]].reshape(-1, 6).tolist(), map(tuple, colours[order].tolist())):
+        ink = inks.get(fill)
+        if ink is None:
+            ink = inks[fill] = core.draw_ink(fill)
+        core.draw_polygon(points, ink, 1)
     with atomic_path(path) as tmp:
-        image.save(tmp, format="PNG")
+        Path(tmp).write_bytes(opaque_png(image))
     return image
 
 

@@ -1,0 +1,138 @@
+"""A box's two PNG proofs: the flat box as it comes off the press, and the folded box seen from the front.
+
+``<game>-box-<id>-flat.png``: the whole bled page of ``-print+braille.pdf`` at :data:`FLAT_DPI`,
+die lines and braille shown (PDFium's view mode). ``<game>-box-<id>-front.png``: the front panel
+face on, the right side and the top lid in cabinet oblique (:func:`folded_front`), cut from a
+render at :data:`FRONT_DPI` as printed (``FPDF_PRINTING``: the die lines, which do not print,
+left out; :func:`render_printed`). The flat proof is opaque RGB (:func:`pipeline.common.pngfile.opaque_png`);
+the front, transparent round the box, is RGBA (:func:`rgba_png`). Both PNGs give every row filter 0
+and deflate at zlib level 1 (Pillow's encoder spent most of its time choosing row filters: issue 22).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pypdfium2.raw as pdfium_c
+from PIL import Image, ImageDraw, ImageEnhance
+
+from pipeline.boxes.plan import BoxPlan
+from pipeline.common.files import write_bytes
+from pipeline.common.pngfile import opaque_png
+from pipeline.common.raster import PageRaster, open_document, render_page
+
+#: Proof resolutions, dpi: the flat box small enough to look at whole, the front panel sharper.
+FLAT_DPI, FRONT_DPI = 100, 150
+#: The panels the folded front shows, cut from the flat render.
+SHOWN = ("front", "side-right", "top-lid")
+#: Cabinet oblique projection of the folded box: the depth drawn at 45°, at half its length (cos 45° / 2 per axis).
+OBLIQUE = 0.5 * math.cos(math.radians(45))
+#: Brightness of the side and the lid in the folded proof (light from the upper left), the notch's shadow, the edge line.
+SIDE_LIGHT, LID_LIGHT = 0.78, 1.12
+NOTCH_SHADE, EDGE = (40, 40, 40, 255), (0, 0, 0, 90)
+#: Pixels kept round a transformed panel's footprint: Pillow's bicubic reads 2 pixels each way.
+_MARGIN = 3
+
+
+def _panel(raster: PageRaster, rect) -> Image.Image:
+    """The pixels of a panel (a :class:`~pipeline.boxes.geometry.Rect` in mm) cut from the flat render."""
+    x0, y0 = raster.mm_to_px(rect.x, rect.y)
+    x1, y1 = raster.mm_to_px(rect.x + rect.w, rect.y + rect.h)
+    return raster.image.crop((round(x0), round(y0), round(x1), round(y1))).convert("RGBA")
+
+
+def render_printed(pdf: Path, dpi: float) -> PageRaster:
+    """Page 1 of ``pdf`` rendered by PDFium as for printing (``FPDF_PRINTING``: optional content that
+    does not print, the die lines, is left out), with the trim's place on the image.
+
+    The whole page, though the proof uses three panels of it: a window round them (the lid sits
+    above the back, the front beside it) is half the page, and PDFium's pixels in a window
+    differ from the whole page's by 1 level in a few dozen anti-aliased pixels.
+    """
+    with open_document(pdf) as doc:
+        page = doc[0]
+        width, height = page.get_size()
+        left, bottom, right, top = page.get_trimbox()
+        # RGBX as PDFium draws it: Pillow maps the bitmap instead of copying it to RGB (6.5 -> 3.6 ms a
+        # box; the same pixels). The panels cut from it are made RGBA (X is not alpha: converted, not copied).
+        image = page.render(scale=dpi / 72, extra_flags=pdfium_c.FPDF_PRINTING, rev_byteorder=True, prefer_bgrx=True).to_pil()
+    return PageRaster(image, dpi, (left * dpi / 72, (height - top) * dpi / 72), (right - left, top - bottom))
+
+
+def _paint(out: Image.Image, panel: Image.Image, mapping: tuple[float, ...], light: float, box: tuple[int, int, int, int]) -> None:
+    """Composite ``panel``, lit by ``light``, onto ``out`` through the affine ``mapping`` (output px →
+    panel px), transforming only ``box`` of the output (outside it the mapping lands off the panel).
+
+    Bicubic over the box instead of the whole image: a tenth of the pixels for the side and the lid.
+    The box's map is the whole image's moved to the box's corner; its offsets differ from what the
+    whole-image transform works out per pixel only by float rounding (pixel-identical on every shipped
+    box; tests/test_box_proof.py compares the two)."""
+    left, top, right, bottom = max(0, box[0]), max(0, box[1]), min(out.width, box[2]), min(out.height, box[3])
+    a, b, c, d, e, f = mapping
+    shifted = (a, b, c + a * left + b * top, d, e, f + d * left + e * top)  # the same map, from the box's corner
+    lit = ImageEnhance.Brightness(panel.convert("RGB")).enhance(light).convert("RGBA")  # alpha stays opaque
+    out.alpha_composite(lit.transform((right - left, bottom - top), Image.Transform.AFFINE, shifted,
+                                      resample=Image.Resampling.BICUBIC, fillcolor=(255, 255, 255, 0)), (left, top))
+
+
+def folded_front(raster: PageRaster, plan: BoxPlan) -> Image.Image:
+    """The folded box seen from the front (cabinet oblique, :data:`OBLIQUE`): the front panel face on,
+    the right side receding to its right, the top lid above, each cut from the flat render ``raster``.
+    Transparent round the box (white at alpha 0)."""
+    line = plan.dieline
+    front, side, lid = (_panel(raster, line.panels[name]) for name in SHOWN)
+    w, h, d = front.width, front.height, side.width
+    dy = OBLIQUE * d
+    size = (round(w + dy) + 1, round(h + dy) + 1)
+    out = Image.new("RGBA", size, (255, 255, 255, 0))
+    out.alpha_composite(front, (0, round(dy)))
+    # Output (x, y) -> panel (u, v). The side's u runs from the front's edge into the depth. The lid hangs
+    # from the back's top edge: seen from the front its u runs right to left and its tuck edge (v = 0) lies
+    # on the front's top edge, so its print shows turned half round, as on the folded box.
+    reach = math.ceil(dy) + _MARGIN
+    _paint(out, side, (1 / OBLIQUE, 0, -w / OBLIQUE, 1, 1, -dy - w), SIDE_LIGHT, (w - _MARGIN, 0, w + reach, size[1]))
+    _paint(out, lid, (-1, -1, w + dy, 0, -1 / OBLIQUE, dy / OBLIQUE), LID_LIGHT, (0, 0, size[0], reach))
+    # The thumb notch shows the shadowed inside; a hairline marks the front's edges.
+    notch = plan.dieline.panels["front"]
+    r = max(p[1] for p in line.cut if notch.x < p[0] < notch.x + notch.w and notch.y < p[1] < notch.y + notch.h) - notch.y
+    scale = raster.px_per_mm
+    draw = ImageDraw.Draw(out)
+    cx, top = w / 2, dy
+    draw.pieslice((cx - r * scale, top - r * scale, cx + r * scale, top + r * scale), 0, 180, fill=NOTCH_SHADE)
+    draw.rectangle((0, round(dy), w - 1, round(dy) + h - 1), outline=EDGE)
+    return out
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    """One PNG chunk: length, type, data, CRC-32 of type and data (PNG spec §5.3)."""
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+
+
+def rgba_png(image: Image.Image, level: int = 1) -> bytes:
+    """``image`` (mode ``RGBA``) as an 8-bit truecolour-with-alpha PNG (colour type 6, PNG spec §11.2.2):
+    every row filter 0, one IDAT deflated at zlib ``level``; it decodes to exactly these RGBA pixels.
+    :func:`pipeline.common.pngfile.opaque_png` is the same writer for opaque images. Raises ValueError
+    for another mode."""
+    if image.mode != "RGBA":
+        raise ValueError(f"rgba_png: mode {image.mode} is not RGBA")
+    width, height = image.size
+    rows = np.empty((height, 4 * width + 1), np.uint8)
+    rows[:, 0] = 0
+    rows[:, 1:] = np.frombuffer(image.tobytes(), np.uint8).reshape(height, 4 * width)
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, level)) + _chunk(b"IEND", b"")
+
+
+def write_proofs(plan: BoxPlan, merged_pdf: Path, folder: Path, stem: str) -> list[Path]:
+    """The flat proof (whole bled page, :data:`FLAT_DPI`) and the folded front (:func:`folded_front`,
+    :data:`FRONT_DPI`) of the box's ``-print+braille.pdf``, as ``<stem>-flat.png`` and ``<stem>-front.png``.
+    Raises :class:`pipeline.common.raster.RasterError` when the PDF cannot be read."""
+    flat = render_page(merged_pdf, 0, dpi=FLAT_DPI)
+    paths = [write_bytes(folder / f"{stem}-flat.png", opaque_png(flat.image))]
+    front = folded_front(render_printed(merged_pdf, FRONT_DPI), plan)  # a folded box shows no die lines
+    paths.append(write_bytes(folder / f"{stem}-front.png", rgba_png(front)))
+    return paths

@@ -1,0 +1,81 @@
+"""The boxes' PNG proofs (pipeline.boxes.proof): the folded front's panels transformed over their
+footprint only give the pixels of a transform over the whole image, the RGBA writer decodes to its
+pixels (transparency kept), and the flat proof is the page as PDFium renders it."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageEnhance
+
+from conftest import ROOT
+from engine.load import load_game
+from pipeline.boxes import proof
+from pipeline.boxes.pdf import write_box
+from pipeline.boxes.plan import plan_boxes
+from pipeline.braille.geometry import get_profile
+from pipeline.common.raster import render_page
+from pipeline.render.targets import load_target
+from pipeline.render.uv.package import printer_for
+
+
+@pytest.fixture(scope="module")
+def box(tmp_path_factory):
+    deck = load_game(ROOT / "carddata" / "enchant")
+    (plan,), _ = plan_boxes(deck, get_profile("spec800"))
+    printer = printer_for("roland-versaworks")
+    files = write_box(plan, tmp_path_factory.mktemp("box"), deck.game.id, load_target(), printer, printer.clear_spot_for(None),
+                      deck.game.card.bleed, deck.game.title, 0.45, 2.0)
+    return plan, next(p for p in files.paths if p.name.endswith("-print+braille.pdf"))
+
+
+def _whole_image_front(raster, plan) -> Image.Image:
+    """The folded front as drawn before: each panel transformed over the whole output image."""
+    line = plan.dieline
+    front, side, lid = (proof._panel(raster, line.panels[name]) for name in proof.SHOWN)
+    w, h, d = front.width, front.height, side.width
+    dy = proof.OBLIQUE * d
+    size = (round(w + dy) + 1, round(h + dy) + 1)
+    out = Image.new("RGBA", size, (255, 255, 255, 0))
+    out.alpha_composite(front, (0, round(dy)))
+    for panel, mapping, light in ((side, (1 / proof.OBLIQUE, 0, -w / proof.OBLIQUE, 1, 1, -dy - w), proof.SIDE_LIGHT),
+                                  (lid, (-1, -1, w + dy, 0, -1 / proof.OBLIQUE, dy / proof.OBLIQUE), proof.LID_LIGHT)):
+        lit = ImageEnhance.Brightness(panel.convert("RGB")).enhance(light).convert("RGBA")
+        out.alpha_composite(lit.transform(size, Image.Transform.AFFINE, mapping, resample=Image.Resampling.BICUBIC,
+                                          fillcolor=(255, 255, 255, 0)))
+    notch = line.panels["front"]
+    r = max(p[1] for p in line.cut if notch.x < p[0] < notch.x + notch.w and notch.y < p[1] < notch.y + notch.h) - notch.y
+    scale, draw = raster.px_per_mm, ImageDraw.Draw(out)
+    draw.pieslice((w / 2 - r * scale, dy - r * scale, w / 2 + r * scale, dy + r * scale), 0, 180, fill=proof.NOTCH_SHADE)
+    draw.rectangle((0, round(dy), w - 1, round(dy) + h - 1), outline=proof.EDGE)
+    return out
+
+
+def test_front_transformed_over_its_footprint_is_the_whole_image_transform(box):
+    plan, merged = box
+    raster = proof.render_printed(merged, proof.FRONT_DPI)
+    new, old = proof.folded_front(raster, plan), _whole_image_front(raster, plan)
+    assert new.mode == old.mode == "RGBA" and new.size == old.size
+    assert np.array_equal(np.asarray(new), np.asarray(old))
+    alpha = np.asarray(new)[..., 3]
+    assert alpha.min() == 0 and alpha.max() == 255  # transparent round the box, opaque on it
+
+
+def test_rgba_png_decodes_to_its_pixels(box):
+    plan, merged = box
+    front = proof.folded_front(proof.render_printed(merged, proof.FRONT_DPI), plan)
+    back = Image.open(io.BytesIO(proof.rgba_png(front)))
+    assert back.mode == "RGBA" and np.array_equal(np.asarray(back), np.asarray(front))
+    with pytest.raises(ValueError):
+        proof.rgba_png(front.convert("RGB"))
+
+
+def test_written_proofs_are_the_renders(box, tmp_path):
+    plan, merged = box
+    flat_png, front_png = proof.write_proofs(plan, merged, tmp_path, "x")
+    flat = render_page(merged, 0, dpi=proof.FLAT_DPI).image
+    assert np.array_equal(np.asarray(Image.open(flat_png).convert("RGB")), np.asarray(flat))
+    front = proof.folded_front(proof.render_printed(merged, proof.FRONT_DPI), plan)
+    assert np.array_equal(np.asarray(Image.open(front_png)), np.asarray(front))
