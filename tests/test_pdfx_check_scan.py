@@ -165,7 +165,7 @@ def test_whatever_the_scan_clears_the_parser_clears():
         if not content.plainly_conforming(data):
             continue
         cleared += 1
-        with_operator += bool(content._CHECKED_TOKEN.search(data))
+        with_operator += bool(content.checked_tokens(data))
         pdf = _page(data)
         assert content.parse_for_problems(pdf.pages[0].obj) == (), data
     assert cleared > 1000 and with_operator > 200  # cleared contents with a cs/CS among them too
