@@ -169,3 +169,10 @@ def test_whatever_the_scan_clears_the_parser_clears():
         pdf = _page(data)
         assert content.parse_for_problems(pdf.pages[0].obj) == (), data
     assert cleared > 1000 and with_operator > 200  # cleared contents with a cs/CS among them too
+
+
+def test_a_number_for_a_colour_space_is_still_reported_as_malformed():
+    pdf = _page(b"q Q\n")  # pikepdf gives a number as a Python int: no object number to remember it by
+    pdf.pages[0].obj.Resources = Dictionary(ColorSpace=Dictionary(A=5, B=Name("/Foo")))
+    assert _page_problems(pdf) == ["page 1: colour space /A is malformed: 5 is not a colour space",
+                                   "page 1: colour space /B is malformed: /Foo is not a colour space family"]

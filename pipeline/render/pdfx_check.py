@@ -99,7 +99,9 @@ def _judged(memo: dict, judge, obj):
     A font, colour space, graphics state, image or whole resource category shared by the pages and
     forms of one file is judged once per file (the file does not change during the call), not once
     per resource dictionary naming it (2,930 of 3,086 font checks in a build of the shipped games)."""
-    key = obj.objgen
+    key = getattr(obj, "objgen", None)
+    if key is None:  # a number or boolean, which pikepdf gives as a Python value (a malformed resource)
+        return judge(obj, memo)
     key = (judge, unparse(obj) if key == (0, 0) else key)
     if key not in memo:
         memo[key] = judge(obj, memo)
