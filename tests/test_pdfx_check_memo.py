@@ -19,7 +19,8 @@ from pipeline.render.fonts import face
 from pipeline.render.pdfx import PdfxError, check_pdfx, finish
 
 CARD = b"q 0 0 0 1 k 0 0 50 50 re f BT /F1 12 Tf (Fire Surge) Tj ET Q\n"  # "rg" only inside a word
-SPOT = b"/Braille cs 1 scn 0 0 5 5 re f\n"  # a cs operator: parsed
+SPOT = b"/Braille cs 1 scn 0 0 5 5 re f\n"  # a cs operator with its one name: cleared by the byte scan
+SPOT_NOTED = b"% spot\n" + SPOT  # the same behind a comment, which could hide an operand: parsed
 
 
 def _sheet(raw: bytes, filter: str | None = None, resources: Dictionary | None = None) -> pikepdf.Pdf:
@@ -88,8 +89,19 @@ def test_a_content_reencoded_is_not_parsed_twice(monkeypatch):
     calls = []
     parse = pikepdf.parse_content_stream
     monkeypatch.setattr(pikepdf, "parse_content_stream", lambda owner, ops="": calls.append(1) or parse(owner, ops))
-    assert _page_problems(_sheet(zlib.compress(SPOT), "/FlateDecode")) == []
-    assert _page_problems(_sheet(SPOT)) == []  # the card's content, imposed uncompressed
-    assert _page_problems(_sheet(SPOT + b"0 0 0 1 k\n")) == []  # new content: parsed
+    assert _page_problems(_sheet(zlib.compress(SPOT_NOTED), "/FlateDecode")) == []
+    assert _page_problems(_sheet(SPOT_NOTED)) == []  # the card's content, imposed uncompressed
+    assert _page_problems(_sheet(SPOT_NOTED + b"0 0 0 1 k\n")) == []  # new content: parsed
     assert _page_problems(_sheet(CARD)) == []  # no rg/RG/cs/CS token at all: not parsed
-    assert len(calls) == 2  # SPOT once, SPOT + k once; the pages' "q /Fx Do Q" holds no such token either
+    assert _page_problems(_sheet(SPOT)) == []  # only a cs with its one name: not parsed
+    assert len(calls) == 2  # SPOT_NOTED once, SPOT_NOTED + k once; the pages' "q /Fx Do Q" holds no such token either
+
+
+def test_a_content_changed_in_place_is_judged_again():
+    sheet = _sheet(CARD)
+    assert _page_problems(sheet) == []
+    form = sheet.pages[0].obj.Resources.XObject.Fx
+    form.write(CARD + b"1 0 0 rg\n")  # the same object, new bytes: not served the old verdict
+    assert _page_problems(sheet) == ["page 1: RGB colour operator rg"]
+    form.write(zlib.compress(CARD), filter=Name.FlateDecode)
+    assert _page_problems(sheet) == []
