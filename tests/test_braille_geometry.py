@@ -51,3 +51,25 @@ def test_capacity_exact_fit_boundary():
     # 10 cells need 9 × 6.2 + 2.34 + 1.44 = 59.58 mm across.
     assert capacity(59.58, 6.12, SPEC800) == (10, 1)
     assert capacity(59.57, 6.11, SPEC800) == (9, 0)
+
+
+def test_dot_centres_made_once_per_place_are_the_formula_every_time():
+    """dot_centres reuses a cell's Dot objects per place in the box (issue 22); every call must still give
+    origin + dot radius + cell/line pitch + dot offset, for any profile, origin and order of calls."""
+    import random
+
+    from pipeline.braille.geometry import Dot, dot_offset
+
+    rng = random.Random(7)
+    for _ in range(60):
+        profile = rng.choice(list(PROFILES.values()))
+        origin = rng.choice([(0.0, 0.0), (6.35, 40.5), (rng.uniform(0, 20), rng.uniform(0, 50))])
+        lines = ["".join(chr(0x2800 + rng.randrange(256)) for _ in range(rng.randrange(1, 8))) for _ in range(rng.randrange(1, 5))]
+        want = [Dot(origin[0] + profile.dot_radius + ci * profile.cell_pitch + dot_offset(d, profile)[0],
+                    origin[1] + profile.dot_radius + li * profile.line_pitch + dot_offset(d, profile)[1], li, ci, d)
+                for li, line in enumerate(lines) for ci, cell in enumerate(line)
+                for d in range(1, 9) if (ord(cell) - 0x2800) & (1 << (d - 1))]
+        assert dot_centres(lines, profile, origin) == want
+        assert dot_centres(tuple(lines), profile, origin) == want  # from the remembered cells
+    with pytest.raises(ValueError, match="not a braille cell"):
+        dot_centres(["⠁a"], PROFILES["spec800"])

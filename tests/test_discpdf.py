@@ -1,5 +1,7 @@
 """Disc pages from reportlab templates (pipeline.render.uv.discpdf) and the remembered circle numbers
-(pipeline.render.pdfpaths): the files are byte for byte those of reportlab drawing every page itself.
+(pipeline.render.pdfpaths): the files hold the objects and decoded content of reportlab drawing every
+page itself; only the card pages' compressed content (discpdf.LEVEL, not qpdf's level 6) and the PDF/X-4
+document IDs derived from it differ.
 
 The reference below is the code the braille layer and the UV plates used before: one reportlab page
 per card, the file parsed by pikepdf and marked (ISO 19593-1 group) page by page, then finished.
@@ -8,6 +10,8 @@ per card, the file parsed by pikepdf and marked (ISO 19593-1 group) page by page
 from __future__ import annotations
 
 import io
+import re
+import zlib
 
 import pikepdf
 import pytest
@@ -18,7 +22,7 @@ from pipeline.common.layout import load_layout
 from pipeline.render.fonts import face
 from pipeline.render.pdfpaths import circle_operators
 from pipeline.render.pdfx import finish
-from pipeline.render.uv.discpdf import disc_pages_pdf
+from pipeline.render.uv.discpdf import LEVEL, disc_pages_pdf
 from pipeline.render.uv.ocg import BRAILLE, WHITE, marked_pdf
 
 SPOT = CMYKColorSep(0, 1, 0, 0, spotName="Braille")
@@ -46,6 +50,19 @@ def _reference(pages, layout, group, path, labels):
         return finish(pdf, path, "t", labels)
 
 
+def _decoded(path) -> tuple[bytes, bytes]:
+    """The file with every stream decoded (qpdf's QDF form, a fixed /ID) and its XMP with the IDs blanked."""
+    with pikepdf.open(path) as pdf:
+        meta = pdf.Root.get("/Metadata")
+        xmp = re.sub(rb"(DocumentID|InstanceID)>[^<]*<", rb"\1><", bytes(meta.read_bytes())) if meta is not None else b""
+        if meta is not None:
+            del pdf.Root.Metadata
+        buf = io.BytesIO()
+        pdf.save(buf, qdf=True, static_id=True, compress_streams=False, object_stream_mode=pikepdf.ObjectStreamMode.disable,
+                 stream_decode_level=pikepdf.StreamDecodeLevel.generalized)
+        return buf.getvalue(), xmp
+
+
 def _pages():
     one = circle_operators([(40.0, 300.0), (46.6, 300.0), (40.0, 293.4)], 2.04)
     two = circle_operators([(60.25, 250.125)], 1.5)
@@ -55,14 +72,18 @@ def _pages():
 
 
 @pytest.mark.parametrize("group", [BRAILLE, WHITE, None])
-def test_disc_pages_are_the_bytes_reportlab_wrote_page_by_page(tmp_path, group):
+def test_disc_pages_hold_what_reportlab_wrote_page_by_page(tmp_path, group):
     layout = load_layout()
     pages = _pages()
     labels = [f"card-{i}" for i in range(len(pages))]
     old = _reference(pages, layout, group, tmp_path / "old.pdf", labels)
     with disc_pages_pdf(pages, layout, group) as pdf:
         new = finish(pdf, tmp_path / "new.pdf", "t", labels)
-    assert new.read_bytes() == old.read_bytes()
+    assert _decoded(new) == _decoded(old)  # the same objects, decoded streams and XMP but for its IDs
+    with pikepdf.open(new) as pdf:
+        for page in pdf.pages:  # the card pages' content compressed at discpdf.LEVEL, as the save kept it
+            raw = bytes(page.obj.Contents.read_raw_bytes())
+            assert page.obj.Contents.Filter == pikepdf.Name.FlateDecode and raw == zlib.compress(zlib.decompress(raw), LEVEL)
     with pikepdf.open(new) as pdf:
         assert len(pdf.pages) == 7 and [str(p.label) for p in pdf.pages] == labels
         assert [float(v) for v in pdf.pages[3].obj.TrimBox] == [9, 9, 225, 369]

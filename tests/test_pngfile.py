@@ -68,3 +68,65 @@ def test_translucent_and_other_modes_are_refused():
         opaque_png(rgba)
     with pytest.raises(ValueError, match="mode L"):
         opaque_png(Image.new("L", (4, 4), 9))
+
+
+def _height_map_like(seed: int = 0) -> np.ndarray:
+    """A 488 × 788 grey map: mostly 0, a band of domes, one lone bright row and a speck near the bottom."""
+    rng = np.random.default_rng(seed)
+    a = np.zeros((788, 488), np.uint8)
+    a[300:420:7, 40:440] = rng.integers(0, 256, (18, 400), dtype=np.uint8)
+    a[100, 5] = 255
+    a[787, 487] = 1
+    return a
+
+
+def test_grey_png_decodes_to_the_same_pixels_with_pillows_chunks():
+    from PIL import PngImagePlugin
+
+    from pipeline.common.pngfile import grey_png
+
+    pixels = _height_map_like()
+    text = "height map of card c1; grey 255 = 0.48 mm"
+    data = grey_png(pixels, 150, {"deckpress": text})
+    info = PngImagePlugin.PngInfo()
+    info.add_text("deckpress", text)
+    buf = io.BytesIO()
+    Image.fromarray(pixels, "L").save(buf, "PNG", dpi=(150, 150), pnginfo=info, compress_level=1)
+    ours, pillows = _chunks(data), _chunks(buf.getvalue())
+    assert [k for k, _ in ours] == [k for k, _ in pillows] == [b"IHDR", b"tEXt", b"pHYs", b"IDAT", b"IEND"]
+    assert [b for k, b in ours if k != b"IDAT"] == [b for k, b in pillows if k != b"IDAT"]
+    assert struct.unpack(">IIBBBBB", ours[0][1]) == (488, 788, 8, 0, 0, 0, 0)  # 8-bit grey
+    assert struct.unpack(">IIB", ours[2][1]) == (5906, 5906, 1)  # 150 dpi in pixels a metre
+    rows = np.frombuffer(zlib.decompress(ours[3][1]), np.uint8).reshape(788, 489)  # zlib checks the adler-32
+    assert not rows[:, 0].any() and np.array_equal(rows[:, 1:], pixels)
+    with Image.open(io.BytesIO(data)) as decoded:
+        assert decoded.mode == "L" and np.array_equal(np.asarray(decoded), pixels)
+        assert decoded.info == {"deckpress": text, "dpi": pytest.approx((150.0124, 150.0124))}
+
+
+def test_grey_png_blank_runs_and_odd_shapes():
+    from pipeline.common.pngfile import MIN_BLANK_RUN, grey_png
+
+    tall = np.zeros((4 * MIN_BLANK_RUN, 3), np.uint8)  # long blank runs of every length around one lit row
+    for lit in (0, 1, 17, 4 * MIN_BLANK_RUN - 1):
+        image = tall.copy()
+        image[lit] = (9, 0, 200)
+        assert np.array_equal(np.asarray(Image.open(io.BytesIO(grey_png(image)))), image)
+    for image in (np.zeros((5, 7), np.uint8), np.full((3, 4), 255, np.uint8), _height_map_like(2)[:, :1]):
+        assert np.array_equal(np.asarray(Image.open(io.BytesIO(grey_png(Image.fromarray(image, "L"))))), image)
+    assert grey_png(_height_map_like(1)) == grey_png(_height_map_like(1)) != grey_png(_height_map_like(2))
+
+
+def test_grey_png_text_and_refusals():
+    from pipeline.common.pngfile import grey_png
+
+    data = grey_png(np.zeros((2, 2), np.uint8), None, {"Comment": "carte n° 1", "Title": "braille ⠃"})
+    assert [k for k, _ in _chunks(data)] == [b"IHDR", b"tEXt", b"iTXt", b"IDAT", b"IEND"]  # Latin-1 fits tEXt; no pHYs
+    with Image.open(io.BytesIO(data)) as decoded:
+        assert decoded.info == {"Comment": "carte n° 1", "Title": "braille ⠃"}
+    with pytest.raises(ValueError, match="mode RGB"):
+        grey_png(Image.new("RGB", (2, 2)))
+    with pytest.raises(ValueError, match="3-D uint8"):
+        grey_png(np.zeros((2, 2, 3), np.uint8))
+    with pytest.raises(ValueError, match="text key"):
+        grey_png(np.zeros((2, 2), np.uint8), text={"": "x"})

@@ -46,7 +46,11 @@ def dots(cell: str) -> tuple[int, ...]:
     code = ord(cell) - 0x2800
     if not 0 <= code <= 0xFF or len(cell) != 1:
         raise ValueError(f"not a braille cell: {cell!r}")
-    return tuple(n + 1 for n in range(8) if code & (1 << n))
+    return _DOTS[code]
+
+
+#: :func:`dots` of every cell U+2800–U+28FF, by its dot bits.
+_DOTS: tuple[tuple[int, ...], ...] = tuple(tuple(n + 1 for n in range(8) if code & (1 << n)) for code in range(256))
 
 
 def letter_cell(n: int) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pipeline.braille.cells import dots as cell_dots
 
@@ -118,10 +119,31 @@ def dot_centres(lines: list[str] | tuple[str, ...], profile: GeometryProfile, or
     """
     x0 = origin[0] + profile.dot_radius
     y0 = origin[1] + profile.dot_radius
+    # A cell's dots at one place in the box are the same Dot objects every time (frozen): made once per
+    # profile and origin (_cells_at); most places and cells recur from card to card.
+    made = _cells_at(profile, x0, y0)
     out: list[Dot] = []
     for li, line in enumerate(lines):
         for ci, cell in enumerate(line):
-            for d in cell_dots(cell):
-                dx, dy = dot_offset(d, profile)
-                out.append(Dot(x0 + ci * profile.cell_pitch + dx, y0 + li * profile.line_pitch + dy, li, ci, d))
+            key = (li, ci, cell)
+            cell_dots_here = made.get(key)
+            if cell_dots_here is None:
+                cell_dots_here = made[key] = _cell_dots(profile, x0, y0, li, ci, cell)
+            out += cell_dots_here
     return out
+
+
+def _cell_dots(profile: GeometryProfile, x0: float, y0: float, li: int, ci: int, cell: str) -> tuple[Dot, ...]:
+    """The dots of ``cell`` at line ``li``, cell ``ci`` of a box whose first dot 1 is at ``(x0, y0)`` (mm)."""
+    out = []
+    for d in cell_dots(cell):
+        dx, dy = dot_offset(d, profile)
+        out.append(Dot(x0 + ci * profile.cell_pitch + dx, y0 + li * profile.line_pitch + dy, li, ci, d))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def _cells_at(profile: GeometryProfile, x0: float, y0: float) -> dict[tuple[int, int, str], tuple[Dot, ...]]:
+    """The :func:`_cell_dots` made so far for one profile and first-dot position (filled by :func:`dot_centres`;
+    at most every place of the box times 256 cells)."""
+    return {}

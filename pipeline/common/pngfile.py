@@ -1,5 +1,5 @@
-"""Opaque 8-bit RGB PNG files written straight from the pixels with zlib: the encoder of the proofs
-and the archive's card faces.
+"""8-bit PNG files written straight from the pixels with zlib: opaque RGB (the proofs and the
+archive's card faces) and grey (the UV height maps).
 
 Pillow's PNG encoder picks a row filter for every row by trying all five (libpng's heuristic);
 that search is ~85 % of its time and Pillow cannot switch it off (issue 22, docs/speed.md).
@@ -10,15 +10,22 @@ interleaved, best of 3): 4.8–5.1 ms and 57–63 KiB a file against Pillow's (l
 195 KiB (filter "None" compresses noise worse than an adaptive filter). The file is a plain
 PNG (signature, IHDR, one IDAT, IEND: the chunks Pillow writes for such an image); it decodes
 to exactly the pixels given. The archive's faces (288 × 480 px, the shipped games' 198, best of 3):
-1.96 ms and 25.6 KiB a file against Pillow's 5.18 ms and 34.3 KiB, pixel-identical. The other
-PNGs of the build (box proofs, some with transparency; height maps; die previews) keep Pillow's
-encoder (:func:`pipeline.common.raster.png_bytes`).
+1.96 ms and 25.6 KiB a file against Pillow's 5.18 ms and 34.3 KiB, pixel-identical. The box
+proofs (some with transparency) and die previews keep Pillow's encoder
+(:func:`pipeline.common.raster.png_bytes`).
+
+:func:`grey_png` writes an ``L`` image with Pillow's pHYs and text chunks, for the height maps, whose
+rows are ~85 % all zero (card surface): each run of such rows is deflated once per length and reused
+(RFC 1951 lets independently deflated pieces follow one another when each ends on a byte boundary, a
+zlib "sync flush"), only the other rows are compressed per file.
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
+from functools import lru_cache
+from typing import Mapping
 
 import numpy as np
 from PIL import Image
@@ -53,3 +60,108 @@ def opaque_png(image: Image.Image, level: int = LEVEL) -> bytes:
     rows[:, 1:] = np.frombuffer(image.tobytes("raw", "RGB"), np.uint8).reshape(height, 3 * width)
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, truecolour, deflate, filter 0, no interlace
     return _SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, level)) + _chunk(b"IEND", b"")
+
+
+#: zlib stream header (RFC 1950 §2.2) per level: what ``zlib.compress`` writes at that level.
+_ZLIB_HEADER = {level: zlib.compress(b"", level)[:2] for level in range(10)}
+#: The last deflate block (RFC 1951 §3.2.3): an empty fixed-Huffman block with BFINAL set.
+_FINAL_BLOCK = b"\x03\x00"
+
+
+def _deflated(data, level: int) -> bytes:
+    """``data`` as raw deflate blocks (no zlib header, not final) ending on a byte boundary (``Z_SYNC_FLUSH``)."""
+    compressor = zlib.compressobj(level, zlib.DEFLATED, -15)
+    return compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
+
+
+@lru_cache(maxsize=512)
+def _zeros_deflated(length: int, level: int) -> bytes:
+    """:func:`_deflated` of ``length`` zero bytes, remembered: runs of blank rows recur from map to map."""
+    return _deflated(bytes(length), level)
+
+
+#: A run of blank rows shorter than this many bytes is deflated with its neighbours: a piece of its own
+#: costs a compressor and a flush (~20 µs), deflating 8 KiB of zeros at level 1 about as much.
+MIN_BLANK_RUN = 8192
+
+
+def _runs(pixels: np.ndarray) -> list[tuple[int, int, bool]]:
+    """``(start, end, blank)`` row runs covering ``pixels``: blank runs all zero and at least
+    :data:`MIN_BLANK_RUN` bytes (filter bytes included), the others between them."""
+    blank = pixels.max(axis=1) == 0 if pixels.size else np.ones(len(pixels), bool)
+    edges = [0, *(np.flatnonzero(blank[1:] != blank[:-1]) + 1).tolist(), len(pixels)]
+    shortest = -(-MIN_BLANK_RUN // (pixels.shape[1] + 1))
+    runs: list[tuple[int, int, bool]] = []
+    for start, end in zip(edges, edges[1:]):
+        if end == start:
+            continue  # no rows at all
+        empty = bool(blank[start]) and end - start >= shortest
+        if runs and not empty and not runs[-1][2]:
+            runs[-1] = (runs[-1][0], end, False)
+        else:
+            runs.append((start, end, empty))
+    return runs
+
+
+def _zlib_rows(pixels: np.ndarray, level: int) -> bytes:
+    """The zlib stream (RFC 1950) of ``pixels``' rows (2-D uint8), each prefixed with filter type 0: each
+    blank run (:func:`_runs`) from :func:`_zeros_deflated`, each other run deflated on its own; the adler-32
+    (RFC 1950 §8.2) of a blank run worked out (``a`` stays, ``b`` grows by ``n · a``), of the rest by zlib."""
+    width = pixels.shape[1] + 1
+    pieces, adler = [_ZLIB_HEADER[level]], 1
+    for start, end, blank in _runs(pixels):
+        if blank:
+            pieces.append(_zeros_deflated((end - start) * width, level))
+            a, b = adler & 0xFFFF, adler >> 16
+            adler = ((b + (end - start) * width * a) % 65521) << 16 | a
+        else:
+            rows = np.zeros((end - start, width), np.uint8)
+            rows[:, 1:] = pixels[start:end]
+            pieces.append(_deflated(rows, level))
+            adler = zlib.adler32(rows, adler)
+    pieces += [_FINAL_BLOCK, struct.pack(">I", adler)]
+    return b"".join(pieces)
+
+
+def grey_png(image: Image.Image | np.ndarray, dpi: int | None = None, text: Mapping[str, str] | None = None,
+             level: int = LEVEL) -> bytes:
+    """``image`` (a Pillow ``L`` image or a 2-D uint8 array, row 0 at the top) as an 8-bit grey PNG file.
+
+    ``dpi`` gives a pHYs chunk in pixels a metre, ``int(dpi / 0.0254 + 0.5)`` as Pillow writes it
+    (Pillow reads it back as ``info["dpi"]``: 150.0124 for 150, as from its own files); each ``text`` entry a tEXt chunk
+    (Latin-1), or an iTXt chunk (UTF-8, no language) when the value is not Latin-1, as Pillow's
+    ``PngInfo.add_text`` does. Chunks in Pillow's order: IHDR, text, pHYs, IDAT, IEND. Every row has
+    filter type 0; the file decodes to exactly the pixels given; same pixels and chunks, same bytes.
+    Raises ValueError for an image of another mode or an array that is not 2-D uint8, and for a key that is not Latin-1 (1-79 characters).
+    """
+    if isinstance(image, Image.Image):
+        if image.mode != "L":
+            raise ValueError(f"grey_png: mode {image.mode} is not L")
+        pixels = np.asarray(image)
+    else:
+        pixels = image
+    if pixels.ndim != 2 or pixels.dtype != np.uint8:
+        raise ValueError(f"grey_png: a {pixels.ndim}-D {pixels.dtype} array is not an 8-bit grey image")
+    height, width = pixels.shape
+    chunks = [_SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))]  # 8 bits, grey
+    for key, value in (text or {}).items():
+        chunks.append(_text_chunk(key, value))
+    if dpi is not None:
+        per_metre = int(dpi / 0.0254 + 0.5)
+        chunks.append(_chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)))  # unit 1: the metre
+    chunks += [_chunk(b"IDAT", _zlib_rows(pixels, level)), _chunk(b"IEND", b"")]
+    return b"".join(chunks)
+
+
+def _text_chunk(key: str, value: str) -> bytes:
+    """A tEXt chunk (PNG spec §11.3.4.3), or iTXt (§11.3.4.5, uncompressed) for a value that is not Latin-1."""
+    try:
+        name = key.encode("latin-1")
+    except UnicodeEncodeError:
+        name = b""
+    if not 1 <= len(name) <= 79:
+        raise ValueError(f"grey_png: text key {key!r} is not 1-79 Latin-1 characters")
+    try:
+        return _chunk(b"tEXt", name + b"\0" + value.encode("latin-1"))
+    except UnicodeEncodeError:
+        return _chunk(b"iTXt", name + b"\0\0\0\0\0" + value.encode("utf-8"))

@@ -32,7 +32,7 @@ from reportlab.lib.colors import CMYKColorSep
 
 from engine.findings import Finding, Location, Severity
 from engine.registry import declare
-from engine.units import mm_to_pt, pt_to_mm
+from engine.units import PT_PER_MM, mm_to_pt, pt_to_mm
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import CardLayout, load_layout
 from pipeline.render.formpages import CardPages, CardPdfError, page_boxes, set_content
@@ -46,6 +46,7 @@ from pipeline.render.uv.stack import MAX_LAYERS, layer_count  # also declares UV
 
 if TYPE_CHECKING:
     from engine.model import Deck
+    from pipeline.braille.geometry import Dot
     from pipeline.braille.layout import BrailleBlock
 
 #: Minimum gap between a dot's edge and the QR box (quiet zone included), mm: UV
@@ -127,6 +128,13 @@ def to_pdf(x_mm: float, y_mm: float, layout: CardLayout) -> tuple[float, float]:
     return layout.bleed + mm_to_pt(x_mm), layout.bleed + layout.trim.height - mm_to_pt(y_mm)
 
 
+def pdf_points(dots: Sequence[Dot], layout: CardLayout) -> list[tuple[float, float]]:
+    """:func:`to_pdf` of every dot centre (``.x``, ``.y`` in mm), the same floats: the same sums in the
+    same order, without a call and two :func:`~engine.units.mm_to_pt` calls a dot."""
+    left, top = layout.bleed, layout.bleed + layout.trim.height
+    return [(left + d.x * PT_PER_MM, top - d.y * PT_PER_MM) for d in dots]
+
+
 def render_braille_layer(
     blocks: Mapping[str, BrailleBlock],
     card_ids: Sequence[str],
@@ -158,7 +166,7 @@ def render_braille_layer(
         dots = block.dots()
         # The circles as operators (pipeline.render.pdfpaths; reportlab's path.circle was a third of this function's time)
         r = mm_to_pt(block.profile.dot_radius)
-        pages.append([(colour, circle_operators([to_pdf(d.x, d.y, layout) for d in dots], r))] if dots else [])
+        pages.append([(colour, circle_operators(pdf_points(dots, layout), r))] if dots else [])
     # One reportlab page per colour sequence, copied per card (pipeline.render.uv.discpdf); the dots are content of
     # ISO 19593-1 processing step Braille (pipeline.render.uv.ocg)
     with disc_pages_pdf(pages, layout, BRAILLE) as pdf:
@@ -175,10 +183,13 @@ def dot_map(blocks: Mapping[str, BrailleBlock], spot_name: str = "Braille", prin
     printer = printer or load_uv_printer()
     cards = {}
     profiles = set()
+    rounded: dict[float, float] = {}  # each distinct coordinate rounded once: dots sit on a few grid lines
     for cid, block in blocks.items():
         profile = block.profile
         profiles.add(profile.name)
         dots = block.dots()
+        for v in {c for d in dots for c in (d.x, d.y)} - rounded.keys():
+            rounded[v] = round(v, 3) + 0.0  # + 0.0: -0.0 written as 0.0
         layers = layer_count(profile.dot_height, printer.layer_thickness_mm)
         cards[cid] = {
             "profile": profile.name,
@@ -189,7 +200,7 @@ def dot_map(blocks: Mapping[str, BrailleBlock], spot_name: str = "Braille", prin
             "line_pitch_mm": profile.line_pitch,
             "lines": min(len(block.lines), block.lines_available),
             "dot_count": len(dots),
-            "dots": [[round(d.x, 3) + 0.0, round(d.y, 3) + 0.0] for d in dots],
+            "dots": [[rounded[d.x], rounded[d.y]] for d in dots],
         }
     return {
         "spot_name": spot_name,

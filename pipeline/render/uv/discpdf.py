@@ -9,18 +9,20 @@ a marker where each disc's circles go; each card page is that page's dictionary 
 content: the template's operators with the card's circles in place of the markers, which are the
 bytes reportlab wrote for that page (``"\\n".join`` of its operator list plus ``"\\n"``). Pages in the
 ISO 19593-1 group get their content wrapped in ``/OC /DeckpressBraille BDC … EMC`` as
-:func:`~pipeline.render.uv.ocg.mark_pages` does. Every content stream is left uncompressed for qpdf to
-compress at the save, as it did reportlab's (ASCII85 + Flate, a filter qpdf does not keep: it decodes such
-a stream and writes it Flate-compressed, the same bytes as from the plain content). The saved file is
-byte for byte what the page-by-page reportlab route wrote: qpdf numbers the objects by their place in
-the graph, not by the source file's numbers, and writes a direct object shared by pages in each page
-(tests/test_discpdf.py compares the two routes; every layer, mask, underbase and plate file of the four
-shipped games under all six UV printer profiles was compared too).
+:func:`~pipeline.render.uv.ocg.mark_pages` does. Every content stream is Flate-compressed here at
+:data:`LEVEL` (2), which qpdf's save keeps; qpdf used to compress them at zlib's default level 6, three
+times as long. The saved file holds the objects of the page-by-page reportlab route, with the same
+decoded content streams: qpdf numbers the objects by their place in the graph, not by the source file's
+numbers, and writes a direct object shared by pages in each page (tests/test_discpdf.py compares the two
+routes; every layer, mask, underbase and plate file of the four shipped games under all six UV printer
+profiles was compared too). Only the compressed bytes (and so the PDF/X-4 DocumentID, seeded from them)
+differ.
 """
 
 from __future__ import annotations
 
 import io
+import zlib
 from typing import Sequence
 
 import pikepdf
@@ -33,6 +35,11 @@ from pipeline.render.uv.ocg import PROPERTY_NAME, processing_step_ocg, register_
 #: One disc of a page: its colour and its circle operators (:func:`pipeline.render.pdfpaths.circle_operators`,
 #: pt), filled with ``f``.
 DiscOps = tuple[Color, str]
+
+#: zlib level of the card pages' content streams. qpdf compressed them at zlib's default, 6, at the save (a
+#: layer of 59 shipped cards, 870 kB of operators: 29 ms, 202 kB); level 2 takes 8.8 ms for 225 kB (level 1:
+#: 8.2 ms, 229 kB; 3: 10.9 ms, 222 kB; 4: 15.4 ms, 206 kB). The decoded content is the same bytes.
+LEVEL = 2
 
 #: Stands in a template page's operator list where a disc's circles and ``f`` go (no PDF operator has it).
 _MARK = "%deckpress-disc%"
@@ -103,9 +110,10 @@ def disc_pages_pdf(pages: Sequence[Sequence[DiscOps]], layout: CardLayout, group
         content = b"".join(chunks)
         page = pikepdf.Dictionary(templates[index])
         if ocg is not None:
-            page.Contents = pdf.make_stream(f"/OC {PROPERTY_NAME} BDC\n".encode() + content + b"\nEMC\n")
-        else:
-            page.Contents = pdf.make_stream(content)
+            content = f"/OC {PROPERTY_NAME} BDC\n".encode() + content + b"\nEMC\n"
+        # Flate-compressed here at LEVEL: qpdf's save keeps a Flate stream as it is (pikepdf recompress_flate=False)
+        page.Contents = pdf.make_stream(zlib.compress(content, LEVEL))
+        page.Contents.Filter = pikepdf.Name.FlateDecode  # 8 µs a page; make_stream(data, Filter=…) takes 19
         # qpdf's addPage (what pikepdf's add_blank_page calls): pdf.pages.append checks the whole list
         # first, 0.1-0.4 ms a page, a second for a 4,752-page layered plate. It is pikepdf's private
         # name (pikepdf 10.18): a pikepdf without it gets the public append, slower, same pages.

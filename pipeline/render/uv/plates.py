@@ -32,7 +32,7 @@ from engine.units import mm_to_pt
 from pipeline.common.layout import CardLayout, load_layout
 from pipeline.render.pdfpaths import circle_operators
 from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
-from pipeline.render.tactile import ALTERNATE_CMYK, TactileError, check_spot_name, render_braille_layer, to_pdf
+from pipeline.render.tactile import ALTERNATE_CMYK, TactileError, check_spot_name, pdf_points, render_braille_layer
 from pipeline.render.uv.discpdf import disc_pages_pdf
 from pipeline.render.uv.ocg import BRAILLE, WHITE
 
@@ -72,8 +72,15 @@ def draw_pages(pages: Sequence[tuple[str, Sequence[Disc]]], path: str | Path, ti
     layout = layout or load_layout()
     # reportlab's path.circle costs ~0.1 ms a dot (1,440 layer pages: 7 s); the same four Bézier arcs written
     # as operators cost a tenth of that. One reportlab page per colour sequence, copied per page (discpdf).
-    ops = [[(disc.colour, circle_operators([to_pdf(d.x, d.y, layout) for d in disc.dots], mm_to_pt(disc.diameter_mm / 2)))
-            for disc in discs if disc.dots] for _, discs in pages]
+    points: dict[int, list[tuple[float, float]]] = {}  # by id(dots): a card's layers share its dots tuple
+
+    def centres(dots: tuple[Dot, ...]) -> list[tuple[float, float]]:
+        if id(dots) not in points:
+            points[id(dots)] = pdf_points(dots, layout)
+        return points[id(dots)]
+
+    ops = [[(disc.colour, circle_operators(centres(disc.dots), mm_to_pt(disc.diameter_mm / 2))) for disc in discs if disc.dots]
+           for _, discs in pages]
     labels = [label for label, _ in pages]
     with disc_pages_pdf(ops, layout, group or None) as pdf:
         return finish(pdf, path, title, labels, subject=subject, condition=condition)
