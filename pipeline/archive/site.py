@@ -7,7 +7,7 @@ Layout of the archive folder (``out_dir``):
 - one page per card at ``Archive.path_for(card)`` (engine/model.py; ``cards/{id}.html``
   by default), the same relative path the card's QR URL names after the base URL;
 - ``images/<card id>.png``: the card face, rasterised from the print fronts PDF as it will
-  print (soft-proofed through the printing target's profile, :mod:`pipeline.render.softproof`);
+  print (soft-proofed through the printing target's profile, :mod:`pipeline.archive.faces`);
 - ``quickstart.html``: the quickstart page the tuck boxes' QR codes open (:mod:`pipeline.archive.quickstart`);
 - ``archive.css``: the style sheet (templates/archive/archive.css).
 
@@ -24,16 +24,15 @@ in print) and reports ``AR`` findings.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import jinja2
-from PIL import Image
 
 from engine.model import BrailleSettings, Card, Deck, Die
 from pipeline.archive.downloads import write_downloads
+from pipeline.archive.faces import Face as _Face, write_faces
 from pipeline.archive.links import check_qr_links, page_path, relative_href as _href
 from pipeline.archive.quickstart import QUICKSTART_PAGE, render_quickstart
 from pipeline.braille.cells import dots
@@ -43,8 +42,6 @@ from pipeline.braille.layout import REFERENCE_TEXT
 from pipeline.dice.plan import BAR_MM, GAP_MM
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import TEMPLATES
-from pipeline.common.pngfile import opaque_png
-from pipeline.render.softproof import soft_proof_pages
 
 if TYPE_CHECKING:
     from pipeline.braille.layout import BrailleBlock
@@ -123,13 +120,6 @@ def orientation_bar_text() -> str:
     return (f"Below both runs a short bar, {width:g} mm long and {height:g} mm wide, {GAP_MM:g} mm under them: "
             "on the 3D-printed die it is raised like the braille dots (on the paper die it is printed). "
             "Turn the die until the bar lies below the braille, nearest you: then the braille reads upright.")
-
-
-@dataclass(frozen=True)
-class _Face:
-    href: str
-    width: int
-    height: int
 
 
 #: Labels of the braille stage's block fields (``BrailleBlock.line_fields``), top to bottom.
@@ -323,28 +313,6 @@ def power_key(deck: Deck) -> list[dict]:
     return rows
 
 
-def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: Path, dpi: float,
-                 target: str | None = None, proofed: bytes | None = None, keep: Callable[[str, object], bool] | None = None) -> dict[str, _Face]:
-    """Write ``images/<card id>.png`` from each deck card's first page; the faces by card id, in page order.
-    A face ``keep`` answers True for (``keep("images/<id>.png", (card, dpi))``) is in place already: not rendered."""
-    cards = {c.id: c for c in deck.cards}
-    first: dict[str, int] = {}
-    for i, card_id in enumerate(page_ids):
-        if card_id in cards:
-            first.setdefault(card_id, i)
-    faces: dict[str, _Face] = {}
-    for card_id in first:
-        if keep is not None and keep(f"images/{card_id}.png", (cards[card_id], dpi)):
-            with Image.open(out_dir / "images" / f"{card_id}.png") as kept:  # the size from the PNG header
-                faces[card_id] = _Face(f"images/{card_id}.png", kept.width, kept.height)
-    pages = [i for card_id, i in first.items() if card_id not in faces]
-    for i, raster in zip(pages, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True, target=target, proofed=proofed, pages=pages)):
-        card_id = page_ids[i]
-        write_bytes(out_dir / "images" / f"{card_id}.png", opaque_png(raster.image))
-        faces[card_id] = _Face(f"images/{card_id}.png", raster.image.width, raster.image.height)
-    return {card_id: faces[card_id] for card_id in first}
-
-
 def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path | None, out_dir: str | Path,
                   page_ids: Sequence[str] | None = None, face_dpi: float = FACE_DPI, target: str | None = None,
                   proofed: bytes | None = None, keep: Callable[[str, object], bool] | None = None) -> list[Path]:
@@ -357,7 +325,7 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     None writes pages without a face image; ``proofed`` is that PDF's soft proof when already made
     (:func:`pipeline.render.softproof.soft_proof_bytes`). A card whose archive path is unsafe gets no
     page (:func:`check_qr_links` reports it). ``keep`` (a rebuild, :class:`pipeline.build.cardkeys.Keeper`)
-    is asked per face (:func:`_write_faces`) and per card page, ``keep(<page path>, (card, block, face,
+    is asked per face (:func:`pipeline.archive.faces.write_faces`) and per card page, ``keep(<page path>, (card, block, face,
     title, the neighbours' (name, path), the card reference view))``: True leaves the file as it is in
     ``out_dir`` (kept from the previous build). Raises ArchiveError when the fronts PDF's
     page count does not match, RasterError for an unreadable PDF, OutputError when
@@ -367,7 +335,7 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     faces: dict[str, _Face] = {}
     if fronts_pdf is not None:
         ids = list(page_ids) if page_ids is not None else [c.id for c in deck.cards]
-        faces = _write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi, target, proofed, keep)
+        faces = write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi, target, proofed, keep)
         missing = [c.id for c in deck.cards if c.id not in faces]
         if missing:
             raise ArchiveError(f"{fronts_pdf} has no face page for card(s) {', '.join(missing[:5])}")
