@@ -233,28 +233,34 @@ def render_card_page(deck: Deck, card: Card, block: BrailleBlock | None = None, 
     rel = page_of(card)
     if rel is None:
         raise ArchiveError(f"card {card.id}: archive path {deck.game.archive.path_for(card)!r} leaves the archive folder")
+    links = [{"href": _href(str(r), rel), "name": n.name} if n and (r := page_of(n)) else None for n in neighbours]
+    return _card_html(deck, card, rel, block, face, title or _titles(deck)[card.id], links, _reference_view(downloads, card, rel))
+
+
+def _card_html(deck: Deck, card: Card, rel: PurePosixPath, block: BrailleBlock | None, face: _Face | None, title: str,
+               links: list[dict | None], reference: dict | None) -> str:
+    """:func:`render_card_page` once the page's path, its neighbours' links and its reference view are known."""
     cls = deck.game.class_by_id(card.class_id)
-
-    def link(other: Card | None) -> dict | None:
-        other_rel = page_of(other) if other else None
-        return {"href": _href(str(other_rel), rel), "name": other.name} if other_rel else None
-
     keywords = [{"name": k, "summary": kw.summary if (kw := deck.game.keyword(k)) else "No summary in the game data."} for k in card.keywords]
     return _card_template().render(
-        game=deck.game, card=card, cls=cls or _missing_class(card), title=title or _titles(deck)[card.id],
+        game=deck.game, card=card, cls=cls or _missing_class(card), title=title,
         root=_root(rel), self_href=rel.name, provisional=card.provenance.value == "provisional",
         face=face, power=_power_text(deck, card), keywords=keywords, rules=paragraphs(card.rules),
-        braille=_braille_view(deck, card, block), prev=link(neighbours[0]), next=link(neighbours[1]),
-        reference=_reference_view(downloads, card, rel),
+        braille=_braille_view(deck, card, block), prev=links[0], next=links[1], reference=reference,
     )
 
 
-def _reference_view(downloads: dict | None, card: Card, rel: PurePosixPath) -> dict | None:
-    """The card's entry and page in the card reference, with links relative to the card page, or None."""
+def _reference_view(downloads: dict | None, card: Card, rel: PurePosixPath, hrefs: dict | None = None) -> dict | None:
+    """The card's entry and page in the card reference, with links relative to the card page, or None;
+    ``hrefs`` keeps those links by page folder for a whole archive (the same for every page of a folder)."""
     entry = (downloads or {}).get("entries", {}).get(card.id)
     if not entry:
         return None
-    links = {fmt: _href(path, rel) for fmt, path in downloads["reference"].items()}
+    links = hrefs.get(rel.parent) if hrefs is not None else None
+    if links is None:
+        links = {fmt: _href(path, rel) for fmt, path in downloads["reference"].items()}
+        if hrefs is not None:
+            hrefs[rel.parent] = links
     return {**entry, **links, "profile": downloads["profile"], "cells": downloads["cells"], "lines": downloads["lines"]}
 
 
@@ -343,22 +349,25 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     written = [write_text(out_dir / "index.html", render_index(deck, downloads))] + downloaded
     written.append(write_text(out_dir / QUICKSTART_PAGE, render_quickstart(deck, _quickstart(deck), environment())))  # the boxes' QR page
     written.append(write_bytes(out_dir / STYLESHEET, (ARCHIVE_TEMPLATES / STYLESHEET).read_bytes()))
-    titles, pages = _titles(deck), _page_paths(deck)
+    titles, pages, hrefs = _titles(deck), _page_paths(deck), {}
     cards = deck.cards
+    paths = [pages[deck.game.archive.path_for(card)] for card in cards]
     for i, card in enumerate(cards):
-        rel = pages[deck.game.archive.path_for(card)]
+        rel = paths[i]
         if rel is None:
             continue
         face = faces.get(card.id)
         if face is not None:
             face = _Face(_href(face.href, rel), face.width, face.height)
-        neighbours = (cards[i - 1] if i > 0 else None, cards[i + 1] if i + 1 < len(cards) else None)
-        links = [(n.name, str(pages[deck.game.archive.path_for(n)])) if n else None for n in neighbours]
-        inputs = (card, blocks.get(card.id), face, titles[card.id], links, _reference_view(downloads, card, rel))
+        around = [(cards[j], paths[j]) if 0 <= j < len(cards) else (None, None) for j in (i - 1, i + 1)]
+        links = [(n.name, str(path)) if n else None for n, path in around]
+        reference = _reference_view(downloads, card, rel, hrefs)
+        inputs = (card, blocks.get(card.id), face, titles[card.id], links, reference)
         if keep is not None and keep(rel.as_posix(), inputs):
             written.append(out_dir / rel)
             continue
-        html = render_card_page(deck, card, blocks.get(card.id), face, titles[card.id], neighbours, downloads, pages)
+        hrefs_around = [{"href": _href(str(path), rel), "name": n.name} if n and path else None for n, path in around]
+        html = _card_html(deck, card, rel, blocks.get(card.id), face, titles[card.id], hrefs_around, reference)
         written.append(write_text(out_dir / rel, html))
     written += [out_dir / "images" / f"{cid}.png" for cid in faces]
     return written
