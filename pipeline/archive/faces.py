@@ -34,8 +34,9 @@ def write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: 
     """Write ``images/<card id>.png`` from each deck card's first page; the faces by card id, in page order.
 
     A face ``keep`` answers True for (``keep("images/<id>.png", (card, dpi))``) is in place already:
-    not rendered, its size read from the PNG header. Raises RasterError for an unreadable PDF,
-    OutputError when ``out_dir`` cannot be written.
+    not rendered, its size read from the PNG header. A card whose page lies past the PDF's last
+    page gets no face (the caller reports it: :func:`pipeline.archive.site.write_archive` raises
+    ArchiveError). Raises RasterError for an unreadable PDF, OutputError when ``out_dir`` cannot be written.
     """
     cards = {c.id: c for c in deck.cards}
     first: dict[str, int] = {}
@@ -52,4 +53,4 @@ def write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: 
         card_id = page_ids[i]
         write_bytes(out_dir / "images" / f"{card_id}.png", opaque_png(raster.image))
         faces[card_id] = Face(f"images/{card_id}.png", raster.image.width, raster.image.height)
-    return {card_id: faces[card_id] for card_id in first}
+    return {card_id: faces[card_id] for card_id in first if card_id in faces}
