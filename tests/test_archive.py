@@ -220,6 +220,18 @@ def test_fronts_pdf_missing_a_card_is_an_error(mini_dir, tmp_path):
         write_archive(deck, {}, fronts.path, tmp_path / "site", page_ids=list(fronts.pages[:3]) + ["other"])
 
 
+def test_fronts_pdf_shorter_than_its_page_ids_is_an_error(mini_dir, tmp_path):
+    from pipeline.archive.site import ArchiveError
+    from pipeline.render.deck_pdf import render_fronts
+
+    deck = load_game(mini_dir)
+    fronts = render_fronts(deck, tmp_path / "fronts.pdf")
+    # every card's first page index lies past the PDF's last page: no face, named in the error
+    ids = ["other"] * len(fronts.pages) + list(fronts.pages)
+    with pytest.raises(ArchiveError, match="no face page for card.*ember-apprentice"):
+        write_archive(deck, {}, fronts.path, tmp_path / "site", page_ids=ids)
+
+
 def test_index_classes_show_the_braille_indicator(mini_dir, tmp_path):
     deck = load_game(mini_dir)
     write_archive(deck, {}, None, tmp_path)

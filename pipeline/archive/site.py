@@ -7,7 +7,7 @@ Layout of the archive folder (``out_dir``):
 - one page per card at ``Archive.path_for(card)`` (engine/model.py; ``cards/{id}.html``
   by default), the same relative path the card's QR URL names after the base URL;
 - ``images/<card id>.png``: the card face, rasterised from the print fronts PDF as it will
-  print (soft-proofed through the printing target's profile, :mod:`pipeline.render.softproof`);
+  print (soft-proofed through the printing target's profile, :mod:`pipeline.archive.faces`);
 - ``quickstart.html``: the quickstart page the tuck boxes' QR codes open (:mod:`pipeline.archive.quickstart`);
 - ``archive.css``: the style sheet (templates/archive/archive.css).
 
@@ -24,16 +24,15 @@ in print) and reports ``AR`` findings.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import jinja2
-from PIL import Image
 
 from engine.model import BrailleSettings, Card, Deck, Die
 from pipeline.archive.downloads import write_downloads
+from pipeline.archive.faces import Face as _Face, write_faces
 from pipeline.archive.links import check_qr_links, page_path, relative_href as _href
 from pipeline.archive.quickstart import QUICKSTART_PAGE, render_quickstart
 from pipeline.braille.cells import dots
@@ -43,8 +42,6 @@ from pipeline.braille.layout import REFERENCE_TEXT
 from pipeline.dice.plan import BAR_MM, GAP_MM
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import TEMPLATES
-from pipeline.common.pngfile import opaque_png
-from pipeline.render.softproof import soft_proof_pages
 
 if TYPE_CHECKING:
     from pipeline.braille.layout import BrailleBlock
@@ -123,13 +120,6 @@ def orientation_bar_text() -> str:
     return (f"Below both runs a short bar, {width:g} mm long and {height:g} mm wide, {GAP_MM:g} mm under them: "
             "on the 3D-printed die it is raised like the braille dots (on the paper die it is printed). "
             "Turn the die until the bar lies below the braille, nearest you: then the braille reads upright.")
-
-
-@dataclass(frozen=True)
-class _Face:
-    href: str
-    width: int
-    height: int
 
 
 #: Labels of the braille stage's block fields (``BrailleBlock.line_fields``), top to bottom.
@@ -243,28 +233,34 @@ def render_card_page(deck: Deck, card: Card, block: BrailleBlock | None = None, 
     rel = page_of(card)
     if rel is None:
         raise ArchiveError(f"card {card.id}: archive path {deck.game.archive.path_for(card)!r} leaves the archive folder")
+    links = [{"href": _href(str(r), rel), "name": n.name} if n and (r := page_of(n)) else None for n in neighbours]
+    return _card_html(deck, card, rel, block, face, title or _titles(deck)[card.id], links, _reference_view(downloads, card, rel))
+
+
+def _card_html(deck: Deck, card: Card, rel: PurePosixPath, block: BrailleBlock | None, face: _Face | None, title: str,
+               links: list[dict | None], reference: dict | None) -> str:
+    """:func:`render_card_page` once the page's path, its neighbours' links and its reference view are known."""
     cls = deck.game.class_by_id(card.class_id)
-
-    def link(other: Card | None) -> dict | None:
-        other_rel = page_of(other) if other else None
-        return {"href": _href(str(other_rel), rel), "name": other.name} if other_rel else None
-
     keywords = [{"name": k, "summary": kw.summary if (kw := deck.game.keyword(k)) else "No summary in the game data."} for k in card.keywords]
     return _card_template().render(
-        game=deck.game, card=card, cls=cls or _missing_class(card), title=title or _titles(deck)[card.id],
+        game=deck.game, card=card, cls=cls or _missing_class(card), title=title,
         root=_root(rel), self_href=rel.name, provisional=card.provenance.value == "provisional",
         face=face, power=_power_text(deck, card), keywords=keywords, rules=paragraphs(card.rules),
-        braille=_braille_view(deck, card, block), prev=link(neighbours[0]), next=link(neighbours[1]),
-        reference=_reference_view(downloads, card, rel),
+        braille=_braille_view(deck, card, block), prev=links[0], next=links[1], reference=reference,
     )
 
 
-def _reference_view(downloads: dict | None, card: Card, rel: PurePosixPath) -> dict | None:
-    """The card's entry and page in the card reference, with links relative to the card page, or None."""
+def _reference_view(downloads: dict | None, card: Card, rel: PurePosixPath, hrefs: dict | None = None) -> dict | None:
+    """The card's entry and page in the card reference, with links relative to the card page, or None;
+    ``hrefs`` keeps those links by page folder for a whole archive (the same for every page of a folder)."""
     entry = (downloads or {}).get("entries", {}).get(card.id)
     if not entry:
         return None
-    links = {fmt: _href(path, rel) for fmt, path in downloads["reference"].items()}
+    links = hrefs.get(rel.parent) if hrefs is not None else None
+    if links is None:
+        links = {fmt: _href(path, rel) for fmt, path in downloads["reference"].items()}
+        if hrefs is not None:
+            hrefs[rel.parent] = links
     return {**entry, **links, "profile": downloads["profile"], "cells": downloads["cells"], "lines": downloads["lines"]}
 
 
@@ -323,28 +319,6 @@ def power_key(deck: Deck) -> list[dict]:
     return rows
 
 
-def _write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: Path, dpi: float,
-                 target: str | None = None, proofed: bytes | None = None, keep: Callable[[str, object], bool] | None = None) -> dict[str, _Face]:
-    """Write ``images/<card id>.png`` from each deck card's first page; the faces by card id, in page order.
-    A face ``keep`` answers True for (``keep("images/<id>.png", (card, dpi))``) is in place already: not rendered."""
-    cards = {c.id: c for c in deck.cards}
-    first: dict[str, int] = {}
-    for i, card_id in enumerate(page_ids):
-        if card_id in cards:
-            first.setdefault(card_id, i)
-    faces: dict[str, _Face] = {}
-    for card_id in first:
-        if keep is not None and keep(f"images/{card_id}.png", (cards[card_id], dpi)):
-            with Image.open(out_dir / "images" / f"{card_id}.png") as kept:  # the size from the PNG header
-                faces[card_id] = _Face(f"images/{card_id}.png", kept.width, kept.height)
-    pages = [i for card_id, i in first.items() if card_id not in faces]
-    for i, raster in zip(pages, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True, target=target, proofed=proofed, pages=pages)):
-        card_id = page_ids[i]
-        write_bytes(out_dir / "images" / f"{card_id}.png", opaque_png(raster.image))
-        faces[card_id] = _Face(f"images/{card_id}.png", raster.image.width, raster.image.height)
-    return {card_id: faces[card_id] for card_id in first}
-
-
 def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path | None, out_dir: str | Path,
                   page_ids: Sequence[str] | None = None, face_dpi: float = FACE_DPI, target: str | None = None,
                   proofed: bytes | None = None, keep: Callable[[str, object], bool] | None = None) -> list[Path]:
@@ -357,7 +331,7 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     None writes pages without a face image; ``proofed`` is that PDF's soft proof when already made
     (:func:`pipeline.render.softproof.soft_proof_bytes`). A card whose archive path is unsafe gets no
     page (:func:`check_qr_links` reports it). ``keep`` (a rebuild, :class:`pipeline.build.cardkeys.Keeper`)
-    is asked per face (:func:`_write_faces`) and per card page, ``keep(<page path>, (card, block, face,
+    is asked per face (:func:`pipeline.archive.faces.write_faces`) and per card page, ``keep(<page path>, (card, block, face,
     title, the neighbours' (name, path), the card reference view))``: True leaves the file as it is in
     ``out_dir`` (kept from the previous build). Raises ArchiveError when the fronts PDF's
     page count does not match, RasterError for an unreadable PDF, OutputError when
@@ -367,7 +341,7 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     faces: dict[str, _Face] = {}
     if fronts_pdf is not None:
         ids = list(page_ids) if page_ids is not None else [c.id for c in deck.cards]
-        faces = _write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi, target, proofed, keep)
+        faces = write_faces(deck, Path(fronts_pdf), ids, out_dir, face_dpi, target, proofed, keep)
         missing = [c.id for c in deck.cards if c.id not in faces]
         if missing:
             raise ArchiveError(f"{fronts_pdf} has no face page for card(s) {', '.join(missing[:5])}")
@@ -375,22 +349,25 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
     written = [write_text(out_dir / "index.html", render_index(deck, downloads))] + downloaded
     written.append(write_text(out_dir / QUICKSTART_PAGE, render_quickstart(deck, _quickstart(deck), environment())))  # the boxes' QR page
     written.append(write_bytes(out_dir / STYLESHEET, (ARCHIVE_TEMPLATES / STYLESHEET).read_bytes()))
-    titles, pages = _titles(deck), _page_paths(deck)
+    titles, pages, hrefs = _titles(deck), _page_paths(deck), {}
     cards = deck.cards
+    paths = [pages[deck.game.archive.path_for(card)] for card in cards]
     for i, card in enumerate(cards):
-        rel = pages[deck.game.archive.path_for(card)]
+        rel = paths[i]
         if rel is None:
             continue
         face = faces.get(card.id)
         if face is not None:
             face = _Face(_href(face.href, rel), face.width, face.height)
-        neighbours = (cards[i - 1] if i > 0 else None, cards[i + 1] if i + 1 < len(cards) else None)
-        links = [(n.name, str(pages[deck.game.archive.path_for(n)])) if n else None for n in neighbours]
-        inputs = (card, blocks.get(card.id), face, titles[card.id], links, _reference_view(downloads, card, rel))
+        around = [(cards[j], paths[j]) if 0 <= j < len(cards) else (None, None) for j in (i - 1, i + 1)]
+        links = [(n.name, str(path)) if n else None for n, path in around]
+        reference = _reference_view(downloads, card, rel, hrefs)
+        inputs = (card, blocks.get(card.id), face, titles[card.id], links, reference)
         if keep is not None and keep(rel.as_posix(), inputs):
             written.append(out_dir / rel)
             continue
-        html = render_card_page(deck, card, blocks.get(card.id), face, titles[card.id], neighbours, downloads, pages)
+        hrefs_around = [{"href": _href(str(path), rel), "name": n.name} if n and path else None for n, path in around]
+        html = _card_html(deck, card, rel, blocks.get(card.id), face, titles[card.id], hrefs_around, reference)
         written.append(write_text(out_dir / rel, html))
     written += [out_dir / "images" / f"{cid}.png" for cid in faces]
     return written
