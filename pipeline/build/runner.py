@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -329,9 +330,15 @@ def _remove_staging(out_dir: Path) -> None:
     """Remove the staging folders deckpress marked in ``out_dir`` (this build holds the lock, so they are its own)."""
     from pipeline.common.ownership import STAGING_MARK
 
-    for staging in out_dir.glob(".staging-*"):
-        if (staging / STAGING_MARK).is_file():
+    ours = [staging for staging in out_dir.glob(".staging-*") if (staging / STAGING_MARK).is_file()]
+    for staging in ours:
+        # A killed chain worker may finish the one system call it was in (a mkdir, a create) after
+        # the tree was listed: remove again until it stays gone (a few tries, 20 ms apart).
+        for _ in range(25):
             shutil.rmtree(staging, ignore_errors=True)
+            if not staging.exists():
+                break
+            time.sleep(0.02)
 
 
 def _refuse_shared_ids(game_dirs: list[str]) -> None:

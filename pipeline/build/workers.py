@@ -188,10 +188,7 @@ class ChainPool:
         """Kill the workers (a game the preflight stopped, an error, Ctrl-C) and wait until they are
         gone, so none still writes into the staging folder when it is removed."""
         if self._pool is not None:
-            processes = list((getattr(self._pool, "_processes", None) or {}).values())
             end_workers(self._pool)
-            for process in processes:
-                process.join()
 
 
 def run_chains(job: Job, chains: list[list[str]]) -> list[Finding]:
@@ -233,12 +230,17 @@ def build_in_parallel(build: BuildOne, game_dirs: list[str], settings: BuildSett
 
 
 def end_workers(pool: ProcessPoolExecutor) -> None:
-    """Kill a pool's worker processes and drop its queued tasks, without waiting (an interrupted
-    build must not wait for them). concurrent.futures has no public way to kill before Python 3.14."""
+    """Kill a pool's worker processes (SIGKILL: an interrupted build does not wait for their work)
+    and drop its queued tasks, then reap them, so that when this returns none is left to write
+    into a staging folder about to be removed; their own chain workers got SIGKILL as they died
+    (PR_SET_PDEATHSIG, :func:`die_with_parent`). concurrent.futures has no public way to kill
+    before Python 3.14."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
     for process in processes:
         process.kill()
     pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join()
 
 
 def _outcome(future, game_dir: str) -> GameOutcome:
