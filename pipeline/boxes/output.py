@@ -25,7 +25,7 @@ from typing import Sequence
 
 import pikepdf
 from reportlab.pdfgen.canvas import Canvas
-from pikepdf import Array, Dictionary, Name
+from pikepdf import Array, Name
 
 from engine.findings import Finding, Location, Severity
 from engine.model import Deck
@@ -40,7 +40,7 @@ from pipeline.qr.codes import decode_qr
 from pipeline.render.pdfx import finish
 from pipeline.render.sheets import get_sheet
 from pipeline.render.targets import PrintTarget, output_condition
-from pipeline.render.uv.ocg import find_ocgs, register_ocgs
+from pipeline.render.uv.ocg import register_ocgs
 from pipeline.render.uv.printers import UvPrinter
 
 QR_NO_DECODE = declare(
