@@ -81,6 +81,31 @@ def test_ctrl_c_during_a_build_exits_130_with_one_line_and_no_worker_left(tmp_pa
     assert not list(out.glob(".staging-*")) and not (out / "apprentice").exists()
 
 
+@pytest.mark.parametrize("signum, group, line", [(signal.SIGTERM, False, "deckpress: terminated (SIGTERM)\n"),
+                                                  (signal.SIGTERM, True, "deckpress: terminated (SIGTERM)\n"),
+                                                  (signal.SIGHUP, True, "deckpress: hung up (SIGHUP: the terminal closed)\n")])
+def test_kill_or_a_closed_terminal_cleans_up_like_ctrl_c(tmp_path, signum, group, line):
+    """`kill PID` (the build alone) or `kill -- -PGID` / a closed terminal (the whole group, workers
+    too): exit 128 + the signal, one line, no worker left, no staging folder, no game folder."""
+    out = tmp_path / "out"
+    proc = subprocess.Popen([DECKPRESS, "build", str(CARDDATA / "apprentice"), str(CARDDATA / "enchant"), "--out", str(out), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not list(out.glob(".staging-*/*/*")) and time.monotonic() < deadline:  # wait until stages are writing
+        time.sleep(0.1)
+    (os.killpg if group else os.kill)(proc.pid, signum)
+    _, stderr = proc.communicate(timeout=60)
+    assert (proc.returncode, stderr) == (128 + signum, line)
+    for _ in range(50):  # a dead worker may stay a zombie for a moment (see the Ctrl-C test)
+        ps = subprocess.run(["ps", "-o", "pid=,stat=", "-g", str(proc.pid)], capture_output=True, text=True).stdout
+        left = [row.split()[0] for row in ps.splitlines() if not row.split()[1].startswith("Z")]
+        if not left:
+            break
+        time.sleep(0.1)
+    assert left == []
+    assert not list(out.glob(".staging-*")) and not (out / "apprentice").exists()
+
+
 def test_one_failing_game_of_a_multi_game_build_still_writes_every_outcome_to_the_report(tmp_path, monkeypatch):
     real = runner.build_game
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     from pipeline.build.report import GameOutcome
     from pipeline.build.settings import BuildSettings
 
+#: The signals the build's parent handles (pipeline.cli.app.main), blocked while workers fork.
+_PARENT_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 #: The progress callback: ``progress(game_id, stage)``.
 Progress = Callable[[str, str], None]
 #: Builds one game: ``build(game_dir, settings, progress)`` (:func:`pipeline.build.runner.build_game`).
@@ -47,7 +50,11 @@ def die_with_parent(parent: int | None = None) -> None:
     # and ends the workers, so no worker prints a traceback. The parent forks with SIGINT
     # blocked (forking_without_sigint), so none arrives before this line.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # SIGTERM and SIGHUP kill a worker at once, as before the parent had handlers for them (its
+    # handler, inherited by the fork, would unwind a worker's task instead).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _PARENT_SIGNALS)
     try:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
     except (OSError, AttributeError):
@@ -63,7 +70,7 @@ def forking_without_sigint():
     as soon as the block ends."""
     import signal
 
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _PARENT_SIGNALS)
     try:
         yield
     finally:

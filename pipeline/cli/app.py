@@ -23,23 +23,28 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _exit_interrupted() -> None:
-    """Ctrl-C: one line, exit 130 at once. The build's own clean-up (staging folders, the lock)
-    has run while the interrupt unwound; skipping the interpreter's exit handlers keeps
-    concurrent.futures' from writing to a worker pipe Ctrl-C already closed, which would print
-    an "Exception ignored" traceback. Workers die with the build (PR_SET_PDEATHSIG)."""
+#: What the build says when a signal ends it, by signal number (exit code 128 + the number).
+_STOPPED_BY = {2: "interrupted", 15: "terminated (SIGTERM)", 1: "hung up (SIGHUP: the terminal closed)"}
+
+
+def _exit_interrupted(signum: int = 2) -> None:
+    """Ctrl-C (or SIGTERM, SIGHUP): one line, exit 128 + the signal's number at once. The build's own
+    clean-up (staging folders, the lock) has run while the interrupt unwound; skipping the interpreter's
+    exit handlers keeps concurrent.futures' from writing to a worker pipe Ctrl-C already closed, which
+    would print an "Exception ignored" traceback. Workers die with the build (PR_SET_PDEATHSIG)."""
     import os
 
-    sys.stderr.write("deckpress: interrupted\n")
+    sys.stderr.write(f"deckpress: {_STOPPED_BY.get(signum, 'interrupted')}\n")
     sys.stdout.flush()
     sys.stderr.flush()
-    os._exit(130)
+    os._exit(128 + signum)
 
 
 def main() -> None:
     """Console entry point: an unchanged ``deckpress build`` answered by :mod:`pipeline.cli.unchanged`,
     anything else by the typer app; an internal error becomes one line and exit 2 unless
-    ``--debug``; Ctrl-C prints ``deckpress: interrupted`` and exits 130 (128 + SIGINT)."""
+    ``--debug``; Ctrl-C prints ``deckpress: interrupted`` and exits 130 (128 + SIGINT); SIGTERM and
+    SIGHUP clean up the same way and exit 143 and 129."""
     import logging
     import signal
 
@@ -49,11 +54,14 @@ def main() -> None:
     interrupted = []
 
     def on_interrupt(signum, frame) -> None:
-        # typer turns KeyboardInterrupt into a silent Exit(130); remember that it was Ctrl-C.
+        # typer turns KeyboardInterrupt into a silent Exit(130); remember which signal it was.
+        # SIGTERM (kill) and SIGHUP (the terminal closed) unwind the same way, so the build
+        # removes its staging folders and ends its workers for them too.
         interrupted.append(signum)
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, on_interrupt)
+    for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, on_interrupt)
     try:
         from pipeline.cli.unchanged import answer
 
@@ -66,10 +74,10 @@ def main() -> None:
         app()
     except SystemExit as exc:
         if interrupted and exc.code not in (0, None):
-            _exit_interrupted()
+            _exit_interrupted(interrupted[0])
         raise
     except KeyboardInterrupt:
-        _exit_interrupted()
+        _exit_interrupted(interrupted[0] if interrupted else signal.SIGINT)
     except Exception as exc:  # the last line of defence: no traceback for users
         from pipeline.cli.common import DebugState, err
 
