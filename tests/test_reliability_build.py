@@ -58,35 +58,13 @@ def test_a_disk_that_fills_during_a_build_is_one_line_exit_2_and_keeps_the_previ
     assert json.loads((out / "report.json").read_text())["games"]["mini"]["status"] == "failed"
 
 
-def test_ctrl_c_during_a_build_exits_130_with_one_line_and_no_worker_left(tmp_path):
-    out = tmp_path / "out"
-    # a real terminal sends SIGINT to the whole foreground process group: workers too
-    proc = subprocess.Popen([DECKPRESS, "build", str(CARDDATA / "apprentice"), str(CARDDATA / "enchant"), "--out", str(out), "--quiet"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
-    deadline = time.monotonic() + 60
-    while not list(out.glob(".staging-*/*/*")) and time.monotonic() < deadline:  # wait until stages are writing
-        time.sleep(0.1)
-    os.killpg(proc.pid, signal.SIGINT)
-    _, stderr = proc.communicate(timeout=60)
-    assert (proc.returncode, stderr) == (130, "deckpress: interrupted\n")
-    # Workers die with the build; a dead worker may stay a zombie (state Z) for a moment until
-    # init reaps it, which is not a process left running.
-    for _ in range(50):
-        ps = subprocess.run(["ps", "-o", "pid=,stat=", "-g", str(proc.pid)], capture_output=True, text=True).stdout
-        left = [line.split()[0] for line in ps.splitlines() if not line.split()[1].startswith("Z")]
-        if not left:
-            break
-        time.sleep(0.1)
-    assert left == []
-    assert not list(out.glob(".staging-*")) and not (out / "apprentice").exists()
-
-
-@pytest.mark.parametrize("signum, group, line", [(signal.SIGTERM, False, "deckpress: terminated (SIGTERM)\n"),
-                                                  (signal.SIGTERM, True, "deckpress: terminated (SIGTERM)\n"),
-                                                  (signal.SIGHUP, True, "deckpress: hung up (SIGHUP: the terminal closed)\n")])
-def test_kill_or_a_closed_terminal_cleans_up_like_ctrl_c(tmp_path, signum, group, line):
-    """`kill PID` (the build alone) or `kill -- -PGID` / a closed terminal (the whole group, workers
-    too): exit 128 + the signal, one line, no worker left, no staging folder, no game folder."""
+@pytest.mark.parametrize("signum, group, line", [
+    (signal.SIGINT, True, "deckpress: interrupted\n"),  # Ctrl-C: a terminal signals the whole foreground group, workers too
+    (signal.SIGTERM, False, "deckpress: terminated (SIGTERM)\n"),  # `kill PID`: the build alone
+    (signal.SIGTERM, True, "deckpress: terminated (SIGTERM)\n"),  # `kill -- -PGID`
+    (signal.SIGHUP, True, "deckpress: hung up (SIGHUP: the terminal closed)\n"),
+], ids=["ctrl-c", "kill", "kill-group", "hangup"])
+def test_a_signalled_build_exits_128_plus_the_signal_with_one_line_and_no_worker_or_staging_left(tmp_path, signum, group, line):
     out = tmp_path / "out"
     proc = subprocess.Popen([DECKPRESS, "build", str(CARDDATA / "apprentice"), str(CARDDATA / "enchant"), "--out", str(out), "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
@@ -96,7 +74,9 @@ def test_kill_or_a_closed_terminal_cleans_up_like_ctrl_c(tmp_path, signum, group
     (os.killpg if group else os.kill)(proc.pid, signum)
     _, stderr = proc.communicate(timeout=60)
     assert (proc.returncode, stderr) == (128 + signum, line)
-    for _ in range(50):  # a dead worker may stay a zombie for a moment (see the Ctrl-C test)
+    # Workers die with the build; a dead worker may stay a zombie (state Z) for a moment until
+    # init reaps it, which is not a process left running.
+    for _ in range(50):
         ps = subprocess.run(["ps", "-o", "pid=,stat=", "-g", str(proc.pid)], capture_output=True, text=True).stdout
         left = [row.split()[0] for row in ps.splitlines() if not row.split()[1].startswith("Z")]
         if not left:
