@@ -27,7 +27,7 @@ from engine.registry import declare
 from engine.validation import INVALID_VALUE, attach_locations, schema_findings
 from engine.yamlsource import Source, YamlProblem, load_yaml
 
-from engine.paths import CARDS_FILE, GAME_FILE, find_games  # noqa: F401  (find_games re-exported)
+from engine.paths import CARDS_FILE, GAME_FILE, display_path, find_games  # noqa: F401  (display_path, find_games re-exported)
 
 from engine.limits import MAX_CARDS, MAX_FILE_BYTES, MAX_PRINTED_CARDS
 
@@ -85,14 +85,6 @@ class DataError(Exception):
         super().__init__("; ".join(f.message for f in findings))
         self.findings = findings
         self.unreadable = unreadable
-
-
-def display_path(path: Path) -> str:
-    """A path as the user should see it: relative to the working directory when inside it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
 
 
 def _read(path: Path) -> tuple[object, Source]:

@@ -16,6 +16,14 @@ SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 CARDS_FILE = "cards.yaml"
 
 
+def display_path(path: Path) -> str:
+    """A path as the user should see it in a finding: relative to the working directory when inside it, else as given."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
 def find_games(root: str | Path) -> list[Path]:
     """Game folders directly under ``root`` (those holding a game.yaml), sorted by name; [] if root is no folder."""
     root = Path(root)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engine.findings import Finding, Location, Severity, counts, sort_key
+from engine.paths import display_path
 from pipeline.common.files import write_text
 
 REPORT = "report.json"
@@ -65,17 +66,48 @@ def finding_from_dict(data: dict) -> Finding:
     return Finding(data["code"], data["name"], Severity(data["severity"]), data["message"], data.get("hint", ""), loc, related)
 
 
-def cached_outcome(game_dir: str, game_id: str, manifest: dict) -> GameOutcome:
-    """The outcome of a game whose previous output is current, read back from its manifest."""
+def cached_outcome(game_dir: str, game_id: str, manifest: dict, out_folder: str | Path | None = None) -> GameOutcome:
+    """The outcome of a game whose previous output is current, read back from its manifest.
+
+    The findings name their files as a fresh build of ``game_dir`` into ``out_folder`` (the game's
+    output folder, ``<out>/<game id>``) names them (:func:`shown_findings`), so a reused build prints
+    paths that open from the working directory; ``finding_dicts`` keeps the manifest's portable form.
+    """
+    findings = [finding_from_dict(d) for d in manifest.get("findings", [])]
     return GameOutcome(
         game_dir, game_id, "cached",
-        [finding_from_dict(d) for d in manifest.get("findings", [])],
+        shown_findings(findings, game_dir, out_folder) if out_folder is not None else findings,
         [e["path"] for e in manifest["files"]],
         cards=manifest.get("unique_cards", 0), copies=manifest.get("printed_cards", 0),
         provisional=manifest.get("provisional_cards", 0), forced=manifest.get("forced", False),
         placeholder_faces=manifest.get("placeholder_art_faces", 0), run=manifest.get("run", "box"),
         release=manifest.get("release", False), finding_dicts=manifest.get("findings", []),
     )
+
+
+def shown_findings(findings: list[Finding], game_dir: str | Path, out_folder: str | Path) -> list[Finding]:
+    """The inverse of :func:`portable_findings` for display: each portable file name (relative to the
+    game folder's parent, or to the game's output folder for a file a stage wrote) named as the build
+    names it: a data file as the loader shows it (:func:`engine.paths.display_path`: relative to
+    the working directory when inside it, so ``enchant/game.yaml`` of ``nu/enchant`` is shown
+    ``nu/enchant/game.yaml``), a written file under ``out_folder`` as given (``sheets/x.pdf`` of
+    ``nu/out/enchant`` is ``nu/out/enchant/sheets/x.pdf``). A name is the output folder's when the data side holds no such
+    file and the output folder does; otherwise it is the data side's. Locations without a file stay."""
+    data_root, out = Path(game_dir).parent, Path(out_folder)
+    names: dict[str, str] = {}
+
+    def name(file: str) -> str:
+        if not file or os.path.isabs(file):
+            return file
+        if file not in names:
+            data, made = data_root / file, out / file
+            names[file] = str(made) if not data.exists() and made.exists() else display_path(data.resolve())
+        return names[file]
+
+    def move(loc: Location) -> Location:
+        return dataclasses.replace(loc, file=name(loc.file))
+
+    return [dataclasses.replace(f, location=move(f.location), related=tuple(move(r) for r in f.related)) for f in findings]
 
 
 def portable_findings(findings: list[Finding], game_dir: str | Path, out_dirs: tuple[Path, ...] = ()) -> list[Finding]:
@@ -117,8 +149,10 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
     games = {}
     for o in outcomes:
         items = sorted(o.findings, key=sort_key)
-        dicts = o.finding_dicts if o.finding_dicts is not None and all(a is b for a, b in zip(items, o.findings)) else None
-        if out_dir is not None and o.status != "cached":
+        # A cached game's findings are shown with the names a build prints (shown_findings); the
+        # report keeps the manifest's portable, sorted dicts of them.
+        dicts = o.finding_dicts if o.status == "cached" else None
+        if out_dir is not None and dicts is None:
             items, dicts = portable_findings(items, o.game_dir, (out_dir / o.game_id,)), None
         folder = Path(os.path.relpath(Path(o.game_dir).resolve(), out_dir.resolve())).as_posix() if out_dir is not None else o.game_dir
         games[o.game_id] = {

@@ -81,7 +81,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
     previous = is_current(final, key)
     if previous is not None:
         report(game_id, "cached")
-        return cached_outcome(game_dir, game_id, previous)
+        return cached_outcome(game_dir, game_id, previous, final)
 
     staging = make_staging(out_root, game_id)
     # A one-card edit: the per-card files whose card keys are unchanged are kept (pipeline.build.cardkeys).
@@ -216,8 +216,9 @@ def reuse_if_current(game_dir: str, settings: BuildSettings, verify: bool = Fals
     game_id = game_id_of(Path(game_dir))
     if game_id is None:
         return None
-    manifest = is_current(Path(settings.out_dir) / game_id, build_key(Path(game_dir), settings.key_dict()), verify)
-    return cached_outcome(game_dir, game_id, manifest) if manifest is not None else None
+    folder = Path(settings.out_dir) / game_id
+    manifest = is_current(folder, build_key(Path(game_dir), settings.key_dict()), verify)
+    return cached_outcome(game_dir, game_id, manifest, folder) if manifest is not None else None
 
 
 def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress | None = None,
