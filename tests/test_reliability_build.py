@@ -122,3 +122,31 @@ def test_the_same_build_from_two_working_directories_writes_the_same_bytes(tmp_p
     assert {f["location"]["file"] for f in manifest["findings"]} <= {"mini/game.yaml", "mini/cards.yaml",
                                                                      "sheets/mini-letter-fronts.pdf", "sheets/mini-letter-backs.pdf"}
     assert json.loads(one["report.json"])["games"]["mini"]["folder"] == "../mini"  # relative to the output folder
+
+
+def test_a_build_interrupted_after_one_game_was_swapped_in_reports_that_games_new_output(tmp_path, monkeypatch, game_copy):
+    # Ctrl-C after mini's new folder replaced its old one but before the report was written: the
+    # report must describe mini's new output (its files now include the dice stage's), and keep
+    # other's previous entry, whose previous output the interruption left as it was.
+    other = game_copy("mini").rename(tmp_path / "other")
+    (other / "game.yaml").write_text((other / "game.yaml").read_text().replace("id: mini\n", "id: other\n", 1))
+    out, games = tmp_path / "out", [str(GAMES / "mini"), str(other)]
+    runner.run_build(games, BuildSettings(out_dir=str(out), only=("emboss",)))
+    before = json.loads((out / "report.json").read_text())["games"]
+    assert {k: v["status"] for k, v in before.items()} == {"mini": "built", "other": "built"}
+    real = runner.build_or_fail
+
+    def interrupted(game_dir, settings, progress=None):
+        if Path(game_dir).name == "other":
+            raise KeyboardInterrupt
+        return real(game_dir, settings, progress)
+
+    monkeypatch.setattr(runner, "build_or_fail", interrupted)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)  # one game after the other, in this process
+    with pytest.raises(KeyboardInterrupt):
+        runner.run_build(games, BuildSettings(out_dir=str(out), only=("emboss", "dice")))
+    after = json.loads((out / "report.json").read_text())["games"]
+    manifest = json.loads((out / "mini" / "manifest.json").read_text())
+    assert any(f.startswith("dice/") for f in after["mini"]["files"])
+    assert after["mini"]["files"] == [e["path"] for e in manifest["files"]] != before["mini"]["files"]
+    assert after["other"] == before["other"] and not list(out.glob(".staging-*"))

@@ -269,6 +269,7 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
                 built = build_in_parallel(build_or_fail, stale, settings, progress, workers)
         except BaseException:  # Ctrl-C: killed workers leave their staging folders behind
             _remove_staging(out_dir)
+            _report_what_is_there(out_dir, game_dirs, settings)
             raise
         done.update(zip(stale, built))
         outcomes = [done[d] for d in game_dirs]
@@ -320,6 +321,17 @@ def _checked_dirs(game_dirs: list[str], settings: BuildSettings) -> list[str]:
     game_dirs = list({Path(d).resolve(): d for d in reversed(game_dirs)}.values())[::-1]
     _refuse_shared_ids(game_dirs)
     return game_dirs
+
+
+def _report_what_is_there(out_dir: Path, game_dirs: list[str], settings: BuildSettings) -> None:
+    """After an interrupted build, report.json as the output folder now is: a game whose new folder was
+    swapped in before the interruption gets its entry from that folder's manifest (status cached: it is
+    current), every other game keeps its previous entry (its previous output is untouched). Best effort:
+    the interruption is what the user must hear of, so a failure here is not raised over it."""
+    try:
+        write_report(out_dir, [o for o in (reuse_if_current(d, settings) for d in game_dirs) if o is not None])
+    except Exception:  # noqa: BLE001 (the report stays as it was; the next build rewrites it)
+        pass
 
 
 def _parser() -> str:
