@@ -9,6 +9,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from pipeline.build.schedule import parallel_count
+
 
 class BuildProgress:
     """Context manager; ``update(game_id, stage)`` is the build runner's progress callback."""
@@ -38,4 +40,4 @@ class BuildProgress:
         elif stage == "manifest":
             self.progress.update(task, completed=self.total, stage="done")
         else:
-            self.progress.update(task, advance=1, stage=stage)
+            self.progress.update(task, advance=parallel_count(stage) or 1, stage=stage)

@@ -165,6 +165,7 @@ def _run_preflight_and_chains(job: Job, game_id: str, report: Progress, names: l
     if the print stage then stops the game, they are ended and their files go with the staging folder.
     """
     from engine.registry import filter_findings
+    from pipeline.build.schedule import parallel_label
     from pipeline.build.stages import SEQUENTIAL, branches, needs_print
     from pipeline.build.workers import ChainPool
 
@@ -179,8 +180,7 @@ def _run_preflight_and_chains(job: Job, game_id: str, report: Progress, names: l
     except BaseException:
         pool.abandon()
         raise
-    for name in (n for g in groups for n in g):
-        report(game_id, name)
+    report(game_id, parallel_label(sum(len(g) for g in groups)))  # the chains run at once: no one stage is "the" stage
     job.findings += filter_findings(pool.finish(job), keep, job.game_deck)
     return job.findings
 

@@ -34,3 +34,15 @@ def longest_first(chains: list[list[str]]) -> list[int]:
     """Indices of ``chains`` in the order to start them: highest :func:`chain_cost` first
     (ties keep table order). ``longest_first([["qr"], ["tactile", "impose"]]) == [1, 0]``."""
     return sorted(range(len(chains)), key=lambda i: (-chain_cost(chains[i]), i))
+
+
+def parallel_label(stages: int) -> str:
+    """The progress label of a game whose ``stages`` chained stages now run at once on the chain
+    workers (the progress bar advances by all of them): ``parallel_label(5) == "5 stages in parallel"``."""
+    return f"{stages} stages in parallel"
+
+
+def parallel_count(label: str) -> int | None:
+    """How many stages a :func:`parallel_label` stands for; None for a single stage's name."""
+    number, _, rest = label.partition(" ")
+    return int(number) if number.isdigit() and rest == "stages in parallel" else None
