@@ -115,12 +115,13 @@ def stage_print(job: Job) -> list[Finding]:
         return [exc.finding]
     backs = render_backs(job.deck, job.path("print", f"{gid}-backs.pdf"), target=job.settings.target)
     soft_fronts = soft_backs = None
-    if set(SOFT_PROOF_READERS) & set(stages_to_run(job.settings.only)):
+    if set(SOFT_PROOF_READERS) <= set(stages_to_run(job.settings.only)):
         from pipeline.render.softproof import soft_proof_bytes
 
-        # Once here rather than once in each reader's chain (issue 22: 1.6 ms a card each time).
+        # Once here for both readers' chains (issue 22: 1.6 ms a card each time); with one reader
+        # it soft-proofs in its own chain, off this serial stage (0.7 s CPU for 1,000 fronts).
         soft_fronts = soft_proof_bytes(fronts.path, job.settings.target)
-        soft_backs = soft_proof_bytes(backs.path, job.settings.target) if "proof" in stages_to_run(job.settings.only) else None
+        soft_backs = soft_proof_bytes(backs.path, job.settings.target)
     job.printed = PrintProduct(fronts, backs, soft_fronts, soft_backs)
     return list(fronts.findings) + list(backs.findings)
 
