@@ -112,7 +112,7 @@ class CardPages:
         self._dest: pikepdf.Pdf | None = None
         self._forms: dict[int, pikepdf.Object] = {}
         self._copied: set[tuple[int, int]] = set()
-        self._wrapped: dict[int, pikepdf.Object] = {}
+        self._wrapped: dict[bytes, pikepdf.Object] = {}  # a direct resource dictionary's copy in _dest, by its text
 
     @property
     def pdf(self) -> pikepdf.Pdf:
@@ -192,7 +192,7 @@ class CardPages:
         streams is joined (ISO 32000-1 §7.8.2: the array is one content stream).
         """
         if dest is not self._dest:
-            self._dest, self._forms, self._copied = dest, {}, set()
+            self._dest, self._forms, self._copied, self._wrapped = dest, {}, set(), {}
         if index in self._forms:
             return self._forms[index]
         page, box = self.pages[index].obj, self.boxes[index].bleed
@@ -213,10 +213,8 @@ class CardPages:
         """Page ``index``'s resources copied into ``dest`` (objects they share with other pages once per ``dest``).
 
         qpdf copies indirect objects only: a direct dictionary (reportlab writes them) is copied
-        through an indirect wrapper made once in the source and stays direct in ``dest``.
+        through an indirect wrapper made in the source and stays direct in ``dest``.
         """
-        if index in self._wrapped:  # (make_indirect turns the page's own entry indirect too: check this first)
-            return Dictionary(dest.copy_foreign(self._wrapped[index]))
         resources = self.pages[index].obj.get("/Resources")
         if resources is None:
             return Dictionary()
@@ -224,8 +222,14 @@ class CardPages:
             return resources if resources.is_indirect else Dictionary(resources)
         if resources.is_indirect:
             return dest.copy_foreign(resources)
-        self._wrapped[index] = self.pdf.make_indirect(resources)
-        return Dictionary(dest.copy_foreign(self._wrapped[index]))
+        # One copy per distinct direct dictionary (the braille layer's pages all have the same one), shared by
+        # the forms: qpdf writes a direct object in full wherever it stands, so the file is the same bytes as
+        # with a copy per form, and the output holds one copy (a copy per form was ~6 kB a card)
+        key = bytes(resources.unparse())
+        if key not in self._wrapped:
+            # (through an indirect wrapper of a shallow copy: make_indirect of the entry itself turns the page's entry indirect)
+            self._wrapped[key] = Dictionary(dest.copy_foreign(self.pdf.make_indirect(Dictionary(resources))))
+        return self._wrapped[key]
 
 
 def _copied(pdf: pikepdf.Pdf, other: pikepdf.Pdf, value: pikepdf.Object) -> pikepdf.Object:
