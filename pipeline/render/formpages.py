@@ -6,7 +6,9 @@ bleed travels with the card and nothing beyond it spills onto a neighbour. The f
 once per output file and painted per copy with ``q 1 0 0 1 tx ty cm /Front3 Do Q``
 (:meth:`CardPages.paint`); the card's content is stored once however many copies print. The
 page's content stream is copied still encoded (qpdf ``copy_foreign``), its resources once per
-output file (shared fonts once).
+output file (shared fonts once). pikepdf copies a stream's data into memory (qpdf
+``setImmediateCopyFrom``), so an output made from one card PDF is made inside it
+(:meth:`CardPages.adopt`): each form is then the page's own stream, read from the file at the save.
 
 Also here: :func:`check_page_ids`, which refuses a card PDF whose page labels (the card
 or class ids deckpress writes) no longer match the data.

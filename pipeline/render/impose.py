@@ -17,7 +17,7 @@ How a card is placed: each unique source page becomes one Form XObject of the sh
 painted per slot with a translation (``q 1 0 0 1 tx ty cm /Front3 Do Q``,
 :meth:`pipeline.render.formpages.CardPages.paint`, pikepdf/qpdf). The BBox clips the form, so
 the whole bleed travels with the card and nothing beyond it spills onto a neighbour.
-Source pages are read once; their forms are made once per output file.
+Each file is made inside its card PDF (:meth:`~pipeline.render.formpages.CardPages.adopt`), its forms once.
 
 Marks (crop marks, registration targets, slug) are drawn with reportlab first, once per file and side
 (:mod:`pipeline.render.markpages`), and the cards painted after them (on top), in slot order; marks
