@@ -115,3 +115,30 @@ def test_without_pikepdfs_private_add_page_the_public_append_gives_the_same_byte
     with disc_pages_pdf(pages, layout, BRAILLE) as pdf:
         slow = finish(pdf, tmp_path / "slow.pdf", "t", labels)
     assert slow.read_bytes() == fast.read_bytes()
+
+
+def test_pages_read_once_from_an_iterator_with_their_colours_give_the_same_bytes(tmp_path):
+    """Given every page's colours, disc_pages_pdf reads ``pages`` once, in order (each page's operators made
+    when it is reached, the braille layer's and plates' route): the file is the listed pages' byte for byte;
+    a page whose discs are not its colours, or fewer pages than colours, is refused."""
+    layout = load_layout()
+    pages = _pages()
+    labels = [f"card-{i}" for i in range(len(pages))]
+    with disc_pages_pdf(pages, layout, BRAILLE) as pdf:
+        listed = finish(pdf, tmp_path / "listed.pdf", "t", labels)
+    reached = []
+
+    def lazily():
+        for n, discs in enumerate(pages):
+            reached.append(n)
+            yield discs
+
+    with disc_pages_pdf(lazily(), layout, BRAILLE, [[colour for colour, _ in discs] for discs in pages]) as pdf:
+        assert reached == list(range(len(pages)))  # read once, in order
+        once = finish(pdf, tmp_path / "once.pdf", "t", labels)
+    assert once.read_bytes() == listed.read_bytes()
+    colours = [[colour for colour, _ in discs] for discs in pages]
+    with pytest.raises(ValueError, match=r"^page 2 has 0 discs, its colours 1$"):
+        disc_pages_pdf(iter(pages), layout, BRAILLE, [colours[0], [SPOT], *colours[2:]])
+    with pytest.raises(ValueError, match=r"^6 pages for the colours of 7$"):
+        disc_pages_pdf(iter(pages[:6]), layout, BRAILLE, colours)

@@ -9,6 +9,7 @@ card's trim is its bled box inset by 9 pt: [81, 405, 297, 765].
 from __future__ import annotations
 
 
+import pikepdf
 import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
@@ -774,3 +775,39 @@ def test_content_beyond_the_bleed_box_is_clipped_and_a_card_is_stored_once(tmp_p
         assert len(forms) == 1
         [form] = [pdf.get_object(g) for g in forms]
         assert [float(v) for v in form.BBox] == [20, 20, 20 + W, 20 + H]
+
+
+@pytest.mark.parametrize("which", ["print", "reportlab"])
+def test_sheets_made_in_the_card_pdf_are_the_copy_routes_bytes_and_the_output_is_released(which, mini_print, pdfs, tmp_path):
+    """CardPages.adopt: the sheets made inside the card PDF, each form the card page's own content stream
+    (read from the file at the save, not copied into memory), are byte for byte the sheets made by copying
+    the forms into the marks' PDF; once write_sheet_pages has written them the card PDF is closed and holds
+    no output, and the next output from it opens it again and is the same bytes."""
+    from pipeline.render.formpages import CardPages
+    from pipeline.render.impose import _compose_sheets, write_sheet_pages
+    from pipeline.render.pdfx import finish
+
+    path = mini_print[1].path if which == "print" else tmp_path / "own.pdf"
+    if which == "reportlab":  # a catalogue with entries of its own, which the sheets must not carry
+        with pikepdf.open(pdfs["fronts"]) as pdf:
+            pdf.Root.Lang = pikepdf.String("en")
+            pdf.Root.Metadata = pdf.make_stream(b"<x:xmpmeta/>")
+            pdf.save(path)
+    source = CardPages(path, "front")
+    box = source.boxes[0]
+    grid = plan_grid(get_sheet("letter"), box.bleed.width, box.bleed.height, box.trim_inset)
+    sheets, slugs, labels = [[0, 1, 2, 3], [3, None, 1, None]], ["sheet 1", "sheet 2"], ["s1", "s2"]
+    font = face("regular").name
+    with _compose_sheets(grid, "front", source, sheets, slugs, font, lambda marks: marks) as pdf:
+        finish(pdf, tmp_path / "copied.pdf", "t", labels)
+    source.release()
+    with _compose_sheets(grid, "front", source, sheets, slugs, font, source.adopt) as pdf:
+        assert source.form(pdf, 3).objgen == source.pages[3].obj.Contents.objgen  # the card's own stream, no copy
+        assert len(pdf.pages) == 2
+    source.release()
+    for name in ("adopted.pdf", "again.pdf"):
+        assert write_sheet_pages(tmp_path / name, grid, "front", source, sheets, slugs, labels, "t", font) == []
+        assert source._pdf is None and source._dest is None and source._forms == {}  # closed, the sheets not held
+        assert (tmp_path / name).read_bytes() == (tmp_path / "copied.pdf").read_bytes()
+    assert source.count == (4 if which == "print" else 8)
+    assert len(PdfReader(tmp_path / "adopted.pdf").pages) == 2

@@ -203,11 +203,10 @@ def stage_impose(job: Job) -> list[Finding]:
     layer = tactile.layer
     fronts, backs = printed.fronts, printed.backs
     copies = deck_copies(job.deck, fronts.pages, backs.pages)
-    # Read each card PDF once for every paper size.
+    # Boxes and labels read once; each PDF is closed after each output it goes into (CardPages.release).
     sources = (CardPages(fronts.path, "front"), CardPages(backs.path, "back"), CardPages(layer, "braille"))
     dx, dy = (parse_length(v) for v in job.settings.back_offset)
-    plates = CardPages(tactile.plates, "plates") if tactile.plates is not None else None
-    composite = CardPages(tactile.composite, "composite") if tactile.composite is not None else None
+    uv_cards: tuple[CardPages | None, ...] = ()  # read after the first paper's CMYK sheets: one card PDF open at a time
     printer, note = printer_for(job.settings.uv_printer), slug_note(job.settings.run, job.settings.release)
     findings: list[Finding] = []
     for name in job.settings.papers:
@@ -215,7 +214,8 @@ def stage_impose(job: Job) -> list[Finding]:
         result = impose(*sources, paper, copies, job.folder("sheets"), job.game_id,
                         front_ids=fronts.pages, back_ids=backs.pages, note=note,
                         condition=output_condition(job.settings.target))
-        uv = impose_uv_sheets(result, fronts.pages, plates, composite, printer, job.folder("sheets"), job.game_id, note,
+        uv_cards = uv_cards or tuple(CardPages(p, r) if p else None for p, r in ((tactile.plates, "plates"), (tactile.composite, "composite")))
+        uv = impose_uv_sheets(result, fronts.pages, *uv_cards, printer, job.folder("sheets"), job.game_id, note,
                               condition=output_condition(job.settings.target))
         findings += list(result.findings) + list(uv.findings)
     return findings

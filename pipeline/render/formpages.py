@@ -6,7 +6,9 @@ bleed travels with the card and nothing beyond it spills onto a neighbour. The f
 once per output file and painted per copy with ``q 1 0 0 1 tx ty cm /Front3 Do Q``
 (:meth:`CardPages.paint`); the card's content is stored once however many copies print. The
 page's content stream is copied still encoded (qpdf ``copy_foreign``), its resources once per
-output file (shared fonts once).
+output file (shared fonts once). pikepdf copies a stream's data into memory (qpdf
+``setImmediateCopyFrom``), so an output made from one card PDF is made inside it
+(:meth:`CardPages.adopt`): each form is then the page's own stream, read from the file at the save.
 
 Also here: :func:`check_page_ids`, which refuses a card PDF whose page labels (the card
 or class ids deckpress writes) no longer match the data.
@@ -76,36 +78,100 @@ def page_boxes(page: pikepdf.Page | Dictionary) -> PageBoxes:
 
 
 class CardPages:
-    """A card PDF read once (pikepdf), its page boxes and labels, and each page as a Form XObject to paint.
+    """A card PDF read (pikepdf), its page boxes and labels, and each page as a Form XObject to paint.
 
     ``role`` names the PDF in messages and prefixes the XObject names (``/Front3``).
     Raises :class:`CardPdfError` naming the file when it cannot be read or a page is rotated
-    (card pages must be upright). The file stays open while the object lives: forms copied
-    into an output read their content from it when that output is saved.
+    (card pages must be upright). pikepdf copies a stream's data into memory when it is copied
+    into another PDF (qpdf ``setImmediateCopyFrom``), so an output holds the forms it was given
+    until it is dropped: :meth:`release` after each output drops this object's hold on it (the
+    output and its forms) and closes the file, whose parsed pages cost about 6-9 kB each;
+    the boxes, page count and labels stay, and the next :meth:`form` opens the file again.
     """
 
     def __init__(self, path: str | Path, role: str):
         self.path = Path(path)
         self.role = role
+        self._pdf: pikepdf.Pdf | None = None
+        self._pages: list[pikepdf.Page] | None = None
+        self._labels: list[str] | None = None
         try:
-            self.pdf = pikepdf.open(self.path)
-            self.pages = list(self.pdf.pages)
-            self.boxes = [page_boxes(p) for p in self.pages]
-            rotations = [int(_inherited(p.obj, "/Rotate") or 0) for p in self.pages]
+            pages = self.pages
+            self.boxes = [page_boxes(p) for p in pages]
+            rotations = [int(_inherited(p.obj, "/Rotate") or 0) for p in pages]
+            #: Whether the PDF has ``/PageLabels`` (:func:`page_labels`).
+            self.has_labels = "/PageLabels" in self.pdf.Root
         except (OSError, ValueError, TypeError, AttributeError, pikepdf.PdfError) as exc:
             raise CardPdfError(f"cannot read the {role} PDF {self.path}: {exc}") from None
         for i, rotation in enumerate(rotations):
             if rotation % 360:
                 raise CardPdfError(f"page {i + 1} of the {role} PDF {self.path} is rotated ({rotation}°); card pages must be upright")
+        #: The number of pages.
+        self.count = len(pages)
+        self._forget()
+
+    def _forget(self) -> None:
         self._dest: pikepdf.Pdf | None = None
         self._forms: dict[int, pikepdf.Object] = {}
         self._copied: set[tuple[int, int]] = set()
-        self._wrapped: dict[int, pikepdf.Object] = {}
+        self._wrapped: dict[bytes, pikepdf.Object] = {}  # a direct resource dictionary's copy in _dest, by its text
+
+    @property
+    def pdf(self) -> pikepdf.Pdf:
+        """The open card PDF (opened again after :meth:`release`)."""
+        if self._pdf is None:
+            self._pdf = pikepdf.open(self.path)
+        return self._pdf
+
+    @property
+    def pages(self) -> list[pikepdf.Page]:
+        """The card PDF's pages (read again after :meth:`release`)."""
+        if self._pages is None:
+            self._pages = list(self.pdf.pages)
+        return self._pages
+
+    def release(self) -> None:
+        """Drop the output the forms were made in (so it is freed once its caller drops it) and close
+        the card PDF; call it once that output is written. Boxes, ``count`` and labels stay."""
+        self._forget()
+        self._pages = None
+        if self._pdf is not None:
+            self._pdf.close()
+            self._pdf = None
+
+    def adopt(self, other: pikepdf.Pdf) -> pikepdf.Pdf:
+        """This card PDF made into ``other`` (closed here): ``other``'s pages, catalogue and trailer ``/ID``
+        copied in, the card pages taken out of the page tree and every catalogue and page tree entry of
+        its own removed, so :meth:`form` makes each form from the card page's own content stream, whose
+        data qpdf reads from the file when the result is saved instead of holding a copy in memory.
+
+        Saved, it is the same PDF as ``other`` with the forms copied in (qpdf numbers objects in the order
+        it reaches them from the trailer and writes only those it reaches). The result is the caller's: it
+        calls :meth:`release` once it is written and closed; until then every form is made in it.
+        """
+        pdf, count = self.pdf, self.count
+        self.pages  # the card pages, listed before they leave the page tree
+        with other:
+            root, tree = pdf.Root, pdf.Root.Pages
+            for key in [k for k in root.keys() if k != "/Pages"]:
+                del root[key]
+            for key in [k for k in tree.keys() if k not in ("/Type", "/Count", "/Kids")]:
+                del tree[key]
+            for key, value in other.Root.items():
+                if key != "/Pages":
+                    root[key] = pdf.copy_foreign(value) if value.is_indirect else _copied(pdf, other, value)
+            for page in other.pages:
+                pdf.pages.append(page)
+            del pdf.pages[:count]
+            pdf.trailer.ID = _copied(pdf, other, other.trailer.ID)
+        return pdf
 
     @property
     def labels(self) -> list[str]:
-        """Every page's label (``/PageLabels``; the page number "1", "2" … where the PDF has none), read in one pass."""
-        return labels_of(self.pdf)
+        """Every page's label (``/PageLabels``; the page number "1", "2" … where the PDF has none), read in one pass, once."""
+        if self._labels is None:
+            self._labels = labels_of(self.pdf)
+        return list(self._labels)
 
     def paint(self, dest: pikepdf.Pdf, page: pikepdf.Page, index: int, dx: float = 0.0, dy: float = 0.0) -> bytes:
         """Add page ``index`` as a Form XObject to ``page``'s resources (``/Front3``; the form made in
@@ -128,14 +194,14 @@ class CardPages:
         streams is joined (ISO 32000-1 §7.8.2: the array is one content stream).
         """
         if dest is not self._dest:
-            self._dest, self._forms, self._copied = dest, {}, set()
+            self._dest, self._forms, self._copied, self._wrapped = dest, {}, set(), {}
         if index in self._forms:
             return self._forms[index]
         page, box = self.pages[index].obj, self.boxes[index].bleed
         raw = page.get("/Contents")
         if isinstance(raw, pikepdf.Stream) and raw.is_indirect and raw.objgen not in self._copied:
             self._copied.add(raw.objgen)  # a stream shared by two pages is copied once by qpdf: join it for the second
-            form = dest.copy_foreign(raw)
+            form = raw if dest is self._pdf else dest.copy_foreign(raw)  # own stream (adopt): its data stays in the file
         else:
             streams = list(raw) if isinstance(raw, Array) else [raw] if raw is not None else []
             form = dest.make_stream(b"\n".join(s.read_bytes() for s in streams))
@@ -149,17 +215,31 @@ class CardPages:
         """Page ``index``'s resources copied into ``dest`` (objects they share with other pages once per ``dest``).
 
         qpdf copies indirect objects only: a direct dictionary (reportlab writes them) is copied
-        through an indirect wrapper made once in the source and stays direct in ``dest``.
+        through an indirect wrapper made in the source and stays direct in ``dest``.
         """
-        if index in self._wrapped:  # (make_indirect turns the page's own entry indirect too: check this first)
-            return Dictionary(dest.copy_foreign(self._wrapped[index]))
         resources = self.pages[index].obj.get("/Resources")
         if resources is None:
             return Dictionary()
+        if dest is self._pdf:  # adopt(): the page's own resources, a direct dictionary as a (shallow) copy as copying gives
+            return resources if resources.is_indirect else Dictionary(resources)
         if resources.is_indirect:
             return dest.copy_foreign(resources)
-        self._wrapped[index] = self.pdf.make_indirect(resources)
-        return Dictionary(dest.copy_foreign(self._wrapped[index]))
+        # One copy per distinct direct dictionary (the braille layer's pages all have the same one), shared by
+        # the forms: qpdf writes a direct object in full wherever it stands, so the file is the same bytes as
+        # with a copy per form, and the output holds one copy (a copy per form was ~6 kB a card)
+        key = bytes(resources.unparse())
+        if key not in self._wrapped:
+            # (through an indirect wrapper of a shallow copy: make_indirect of the entry itself turns the page's entry indirect)
+            self._wrapped[key] = Dictionary(dest.copy_foreign(self.pdf.make_indirect(Dictionary(resources))))
+        return self._wrapped[key]
+
+
+def _copied(pdf: pikepdf.Pdf, other: pikepdf.Pdf, value: pikepdf.Object) -> pikepdf.Object:
+    """A direct object of ``other`` copied into ``pdf`` (qpdf copies indirect objects only: through a wrapper)."""
+    if not isinstance(value, (Dictionary, Array)):
+        return value
+    copy = pdf.copy_foreign(other.make_indirect(value))
+    return Dictionary(copy) if isinstance(value, Dictionary) else Array(list(copy))
 
 
 def _num(v: float) -> str:
@@ -198,7 +278,7 @@ _ROLES = {
 def page_labels(source: CardPages) -> list[str] | None:
     """The page labels of a card PDF (deckpress writes the card or class id of every page,
     :func:`pipeline.render.pdfx.finish`), or None when the PDF has no ``/PageLabels``."""
-    if "/PageLabels" not in source.pdf.Root:
+    if not source.has_labels:
         return None
     return source.labels
 
@@ -217,7 +297,7 @@ def check_page_ids(source: CardPages, ids: Sequence[str]) -> None:
     """
     name, what, command = _ROLES.get(source.role, (f"{source.role} PDF", "pages", "deckpress build"))
     labels = page_labels(source)
-    count = len(source.pages)
+    count = source.count
     head = f"the {name} {source.path} is out of date"
     tail = f"; run {command} first"
     if count != len(ids):

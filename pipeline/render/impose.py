@@ -17,7 +17,7 @@ How a card is placed: each unique source page becomes one Form XObject of the sh
 painted per slot with a translation (``q 1 0 0 1 tx ty cm /Front3 Do Q``,
 :meth:`pipeline.render.formpages.CardPages.paint`, pikepdf/qpdf). The BBox clips the form, so
 the whole bleed travels with the card and nothing beyond it spills onto a neighbour.
-Source pages are read once; their forms are made once per output file.
+Each file is made inside its card PDF (:meth:`~pipeline.render.formpages.CardPages.adopt`), its forms once.
 
 Marks (crop marks, registration targets, slug) are drawn with reportlab first, once per file and side
 (:mod:`pipeline.render.markpages`), and the cards painted after them (on top), in slot order; marks
@@ -202,23 +202,24 @@ def write_sheet_pages(path: Path, grid: Grid, side: str, source: CardPages, shee
     ``side``'s marks, a slug and a label per page, finished PDF/X (:func:`~pipeline.render.pdfx.finish`:
     X-4 when the cards carry the braille OCG; ``condition``'s output intent); sources that break PDF/X: written as they are, IM004;
     IM007 for a slug that found no room (:func:`pipeline.render.marks.slug_findings`)."""
-    compose = lambda: _compose_sheets(grid, side, source, sheets, slugs, font)  # noqa: E731
     try:
-        with compose() as pdf:
+        with _compose_sheets(grid, side, source, sheets, slugs, font, source.adopt) as pdf:  # the cards' streams stay in their file
             finish(pdf, path, title, list(labels), condition=condition)  # no save and re-parse between
     except PdfxError as exc:
-        with compose() as pdf:  # finish() has already put the PDF/X keys into the first one
+        source.release()  # finish() has already put the PDF/X keys into the first one; made as before, copied into the marks' PDF
+        with _compose_sheets(grid, side, source, sheets, slugs, font, lambda marks: marks) as pdf:
             write_bytes(path, save_bytes(pdf))
-        return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X: {exc}", Location(str(source.path)),
-                                 "impose the PDF/X print PDFs deckpress renders, or preflight these sheets")]
+        return [NOT_PDFX.finding(f"the {side} sheets {path.name} are not PDF/X: {exc}", Location(str(source.path)), "impose the PDF/X print PDFs deckpress renders, or preflight these sheets")]
+    finally:
+        source.release()  # the sheets and their copies of the forms are freed here, not at the next output
     return marks.slug_findings(grid, side, slugs, font, str(path))
 
 
 def _compose_sheets(grid: Grid, side: str, source: CardPages, sheets: Sequence[Sequence[int | None]],
-                    slugs: Sequence[str], font: str) -> pikepdf.Pdf:
-    """The sheet pages of :func:`write_sheet_pages` before finishing: the marks, each slot's card
-    painted as its Form XObject, the cards' braille OCG registered (pipeline.render.uv.ocg)."""
-    pdf = marks_pages(grid, side, slugs, font)
+                    slugs: Sequence[str], font: str, into) -> pikepdf.Pdf:
+    """The sheet pages of :func:`write_sheet_pages` before finishing: the marks (their PDF given to ``into``,
+    :meth:`CardPages.adopt` or as it is), each slot's card painted as its Form XObject, the cards' braille OCG registered."""
+    pdf = into(marks_pages(grid, side, slugs, font))
     for sheet, faces in zip(pdf.pages, sheets):
         cards = []
         for slot, index in enumerate(faces):

@@ -160,16 +160,13 @@ def render_braille_layer(
     missing = [cid for cid in card_ids if cid not in blocks]
     if missing:
         raise TactileError(f"no braille block for card(s) {', '.join(missing)}")
-    pages = []
-    for cid in card_ids:
-        block = blocks[cid]
-        dots = block.dots()
-        # The circles as operators (pipeline.render.pdfpaths; reportlab's path.circle was a third of this function's time)
-        r = mm_to_pt(block.profile.dot_radius)
-        pages.append([(colour, circle_operators(pdf_points(dots, layout), r))] if dots else [])
+    # The circles as operators (pipeline.render.pdfpaths; reportlab's path.circle was a third of this function's time),
+    # each card's made when its page is (not the whole deck's first: ~12 kB a card)
+    pages = ([(colour, circle_operators(pdf_points(dots, layout), mm_to_pt(blocks[cid].profile.dot_radius)))] if dots else []
+             for cid, dots in ((cid, blocks[cid].dots()) for cid in card_ids))
     # One reportlab page per colour sequence, copied per card (pipeline.render.uv.discpdf); the dots are content of
     # ISO 19593-1 processing step Braille (pipeline.render.uv.ocg)
-    with disc_pages_pdf(pages, layout, BRAILLE) as pdf:
+    with disc_pages_pdf(pages, layout, BRAILLE, [[colour] if blocks[cid].dots() else [] for cid in card_ids]) as pdf:
         return finish(pdf, path, f"UV braille layer, spot colour {spot_name}", list(card_ids),
                       subject="braille dots, one page per card front, registered page for page with the print PDF", condition=condition)
 
@@ -249,6 +246,7 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
             if not page_boxes(page).same_as(braille.boxes[i]):
                 raise TactileError(f"page {i + 1} of {braille_pdf} has other page boxes than page {i + 1} of {print_pdf}")
             set_content(pdf, page, braille.paint(pdf, page, i))  # the plate on top, clipped to its BleedBox
+        braille.release()  # the forms' data is the merged file's own (pikepdf copies it): free the layer's pages before the save
         register_ocgs(pdf)  # list the braille pages' OCG in the merged file; optional content makes it PDF/X-4
         return finish(pdf, path, f"{title} with the braille plate", labels,  # no save and re-parse between
                       subject=f"{what} with the UV braille dots merged as a spot plate (ISO 19593-1 group Braille)",

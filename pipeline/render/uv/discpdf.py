@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import io
 import zlib
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import pikepdf
 from reportlab.lib.colors import Color
@@ -72,22 +72,30 @@ def _template(sequences: list[Sequence[Color]], layout: CardLayout) -> bytes:
     return buf.getvalue()
 
 
-def disc_pages_pdf(pages: Sequence[Sequence[DiscOps]], layout: CardLayout, group: str | None) -> pikepdf.Pdf:
+def disc_pages_pdf(pages: Iterable[Sequence[DiscOps]], layout: CardLayout, group: str | None,
+                   colours: Sequence[Sequence[Color]] | None = None) -> pikepdf.Pdf:
     """The PDF of ``pages`` (each a sequence of discs painted in that order, overprint on; an empty page
     has no operators), every page with the layout's boxes (MediaBox = BleedBox = trim + 2 × bleed, TrimBox
     the trim, pt), the same objects and content as reportlab writing each page (module docs). ``group``:
     the ISO 19593-1 processing step the content is marked as (Braille, White), or None for no OCG.
+    ``colours``: every page's disc colours in order, given so that ``pages`` can be an iterator read once,
+    each page's operators made when it is reached and dropped once compressed (a deck's braille layer is
+    ~12 MB of operators a 1,000 cards, its layered plates ~24 times that); without it ``pages`` is listed.
     For :func:`pipeline.render.pdfx.finish`; the caller closes it. Raises ValueError when a template
-    page's content does not hold one marker per disc (a reportlab that writes pages differently).
+    page's content does not hold one marker per disc (a reportlab that writes pages differently) or a
+    page has other discs than ``colours`` says.
     """
+    if colours is None:
+        pages = list(pages)
+        colours = [[colour for colour, _ in discs] for discs in pages]
     keys: dict[tuple, int] = {}
     sequences: list[Sequence[Color]] = []
     page_template = []
-    for discs in pages:
-        key = tuple(_colour_key(colour) for colour, _ in discs)
+    for sequence in colours:
+        key = tuple(_colour_key(colour) for colour in sequence)
         if key not in keys:
             keys[key] = len(sequences)
-            sequences.append([colour for colour, _ in discs])
+            sequences.append(list(sequence))
         page_template.append(keys[key])
     pdf = pikepdf.open(io.BytesIO(_template(sequences, layout)))
     templates = [p.obj for p in pdf.pages]
@@ -102,8 +110,11 @@ def disc_pages_pdf(pages: Sequence[Sequence[DiscOps]], layout: CardLayout, group
                 resources.Properties = pikepdf.Dictionary()
             resources.Properties[PROPERTY_NAME] = ocg
     add_page = getattr(pdf, "_add_page", None)
+    count = 0
     for discs, index in zip(pages, page_template):
-        pieces = parts[index]
+        pieces, count = parts[index], count + 1
+        if len(discs) != len(pieces) - 1:
+            raise ValueError(f"page {count} has {len(discs)} discs, its colours {len(pieces) - 1}")
         chunks = [pieces[0]]
         for (_, ops), piece in zip(discs, pieces[1:]):
             chunks += [ops.encode(), b" f", piece]
@@ -118,6 +129,8 @@ def disc_pages_pdf(pages: Sequence[Sequence[DiscOps]], layout: CardLayout, group
         # first, 0.1-0.4 ms a page, a second for a 4,752-page layered plate. It is pikepdf's private
         # name (pikepdf 10.18): a pikepdf without it gets the public append, slower, same pages.
         add_page(page, first=False) if add_page is not None else pdf.pages.append(pikepdf.Page(page))
+    if count != len(page_template):
+        raise ValueError(f"{count} pages for the colours of {len(page_template)}")
     del pdf.pages[:len(templates)]
     if ocg is not None:
         register_ocgs(pdf)

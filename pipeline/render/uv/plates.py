@@ -72,17 +72,19 @@ def draw_pages(pages: Sequence[tuple[str, Sequence[Disc]]], path: str | Path, ti
     layout = layout or load_layout()
     # reportlab's path.circle costs ~0.1 ms a dot (1,440 layer pages: 7 s); the same four Bézier arcs written
     # as operators cost a tenth of that. One reportlab page per colour sequence, copied per page (discpdf).
-    points: dict[int, list[tuple[float, float]]] = {}  # by id(dots): a card's layers share its dots tuple
+    last: list = [None, None]  # the last dots tuple and its points: a card's layers (consecutive pages) share its dots
 
     def centres(dots: tuple[Dot, ...]) -> list[tuple[float, float]]:
-        if id(dots) not in points:
-            points[id(dots)] = pdf_points(dots, layout)
-        return points[id(dots)]
+        if last[0] is not dots:
+            last[:] = dots, pdf_points(dots, layout)
+        return last[1]
 
-    ops = [[(disc.colour, circle_operators(centres(disc.dots), mm_to_pt(disc.diameter_mm / 2))) for disc in discs if disc.dots]
-           for _, discs in pages]
+    # Each page's operators made when discpdf reaches it, dropped once compressed (not the whole deck's first:
+    # ~12 kB a card and layer)
+    ops = ([(disc.colour, circle_operators(centres(disc.dots), mm_to_pt(disc.diameter_mm / 2))) for disc in discs if disc.dots]
+           for _, discs in pages)
     labels = [label for label, _ in pages]
-    with disc_pages_pdf(ops, layout, group or None) as pdf:
+    with disc_pages_pdf(ops, layout, group or None, [[disc.colour for disc in discs if disc.dots] for _, discs in pages]) as pdf:
         return finish(pdf, path, title, labels, subject=subject, condition=condition)
 
 
