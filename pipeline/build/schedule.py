@@ -17,7 +17,8 @@ from __future__ import annotations
 STAGE_COST: dict[str, float] = {
     "tactile": 17.0,
     "proof": 14.0,
-    "archive": 10.0,
+    "faces": 6.0,
+    "archive": 4.0,
     "impose": 4.5,
     "dice": 2.0,
     "qr": 1.7,
