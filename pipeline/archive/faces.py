@@ -1,6 +1,6 @@
 """The archive's card face images: ``images/<card id>.png``, each card's first fronts page as it
 will print (the soft proof through the printing target's profile, :mod:`pipeline.render.softproof`),
-trim only, rasterised by PDFium and written by :func:`pipeline.common.pngfile.opaque_png`.
+trim only, rasterised by PDFium and written by :func:`pipeline.common.pngfile.rgb_png`.
 
 :func:`planned_faces` gives every card's face (link and size) from the card layout alone, before the
 fronts exist: the build writes the card pages while the print stage runs and the faces after it
@@ -12,15 +12,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
+import numpy as np
 from PIL import Image
 
 from engine.model import Deck
 from pipeline.common.files import write_bytes
 from pipeline.common.layout import CardLayout, load_layout
-from pipeline.common.pngfile import opaque_png
-from pipeline.render.softproof import soft_proof_pages
+from pipeline.common.pngfile import rgb_png
+from pipeline.common.raster import open_document
+from pipeline.render.softproof import soft_proof_bytes
 
 __all__ = ["Face", "face_size", "planned_faces", "unplanned", "write_faces"]
 
@@ -87,8 +89,28 @@ def write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: 
             with Image.open(out_dir / "images" / f"{card_id}.png") as kept:  # the size from the PNG header
                 faces[card_id] = Face(f"images/{card_id}.png", kept.width, kept.height)
     pages = [i for card_id, i in first.items() if card_id not in faces]
-    for i, raster in zip(pages, soft_proof_pages(fronts_pdf, dpi=dpi, crop_to_trim=True, target=target, proofed=proofed, pages=pages)):
-        card_id = page_ids[i]
-        write_bytes(out_dir / "images" / f"{card_id}.png", opaque_png(raster.image))
-        faces[card_id] = Face(f"images/{card_id}.png", raster.image.width, raster.image.height)
+    if pages:
+        for i, pixels in zip(pages, _trim_pixels(proofed if proofed is not None else soft_proof_bytes(fronts_pdf, target), dpi, pages)):
+            card_id = page_ids[i]
+            write_bytes(out_dir / "images" / f"{card_id}.png", rgb_png(pixels))
+            faces[card_id] = Face(f"images/{card_id}.png", pixels.shape[1], pixels.shape[0])
     return {card_id: faces[card_id] for card_id in first if card_id in faces}
+
+
+def _trim_pixels(pdf: bytes, dpi: float, pages: Sequence[int]) -> Iterator[np.ndarray]:
+    """The ``pages`` (0-based, ascending; those past the last page left out) of the soft-proofed fronts
+    ``pdf`` rendered at ``dpi``, trim only, as ``(height, width, 3)`` RGB arrays: the pixels
+    :func:`pipeline.render.softproof.soft_proof_pages` gives (PDFium's bitmap, the same render call as
+    :mod:`pipeline.common.raster`), without the Pillow image the PNG writer would copy them out of again.
+    Each array is valid until the next is made. Raises RasterError for an unreadable PDF."""
+    with open_document(pdf) as doc:
+        for i in (i for i in pages if 0 <= i < len(doc)):
+            page = doc[i]
+            width, height = page.get_size()
+            left, bottom, right, top = page.get_trimbox()
+            bitmap = page.render(scale=dpi / 72, crop=(left, bottom, width - right, height - top), rev_byteorder=True)
+            if bitmap.mode == "RGB":
+                yield bitmap.to_numpy()
+            else:  # a format other than RGB (not what PDFium makes of an opaque page): as raster does
+                yield np.asarray(bitmap.to_pil().convert("RGB"))
+            page.close()
