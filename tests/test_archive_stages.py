@@ -77,3 +77,42 @@ def test_a_face_that_is_not_the_planned_one_stops_the_faces_stage(mini_dir, tmp_
     monkeypatch.setattr(faces_module, "face_size", lambda dpi, layout=None: (290, 480))  # pages planned for another size
     with pytest.raises(ArchiveError, match="not those its card pages show: .*288 × 480 px, planned images/.*290 × 480 px"):
         stage_faces(job)
+
+
+def test_the_downloads_are_copied_from_volumes_the_emboss_stage_wrote(mini, tmp_path, monkeypatch):
+    from pipeline.archive import downloads
+    from pipeline.emboss.profiles import load_profile
+    from pipeline.emboss.volume_files import write_volumes
+    from pipeline.emboss.write import pef_date
+
+    deck, _ = mini
+    laid_out = downloads.write_downloads(deck, tmp_path / "laid-out")
+    write_volumes(deck, load_profile(downloads.DOWNLOAD_PROFILE), tmp_path / "emboss", pef_date(deck))
+    write_volumes(deck, load_profile("card-3x5"), tmp_path / "cards", pef_date(deck))  # loose cards: no volumes, no sidecar
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("laid out again")
+
+    monkeypatch.setattr(downloads, "write_volumes", refuse)
+    paths, view = downloads.write_downloads(deck, tmp_path / "copied", made=tmp_path / "emboss")
+    assert view == laid_out[1] and view["entries"] and len(paths) == len(laid_out[0]) == 5  # 2 volumes × BRF, PEF + sidecar
+    assert _tree(tmp_path / "copied") == _tree(tmp_path / "laid-out")
+    with pytest.raises(AssertionError, match="laid out again"):  # a folder without the profile's sidecar is not used
+        downloads.write_downloads(deck, tmp_path / "other", made=tmp_path / "cards")
+
+
+def test_the_emboss_stage_hands_its_volumes_to_the_archive_only_without_a_rulebook_option(mini_dir, tmp_path):
+    from pipeline.build.archive_stages import VOLUMES
+    from pipeline.build.job import Job
+    from pipeline.build.stages import stage_braille, stage_emboss
+
+    job = Job(load_game(mini_dir), BuildSettings(), tmp_path / "staging")
+    stage_braille(job)
+    stage_emboss(job)
+    assert job.prepared[VOLUMES] == tmp_path / "staging" / "emboss"
+    rulebook = tmp_path / "rules.txt"
+    rulebook.write_text("Rules\n\nPlay the cards.\n", encoding="utf-8")
+    other = Job(load_game(mini_dir), BuildSettings(rulebook=str(rulebook)), tmp_path / "other")
+    stage_braille(other)
+    stage_emboss(other)
+    assert VOLUMES not in other.prepared  # its volumes carry that rulebook; the archive's do not

@@ -347,7 +347,7 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
 
 
 def write_pages(deck: Deck, blocks: dict[str, BrailleBlock], out_dir: str | Path, faces: dict[str, _Face],
-                keep: Callable[[str, object], bool] | None = None) -> list[Path]:
+                keep: Callable[[str, object], bool] | None = None, volumes: str | Path | None = None) -> list[Path]:
     """Write everything of the archive but the face images into ``out_dir``; returns the written paths
     (index first): the index, the braille downloads, the quickstart page, the style sheet and one page
     per card, which shows the card's face of ``faces`` (by card id, links relative to ``out_dir``; a card
@@ -356,10 +356,11 @@ def write_pages(deck: Deck, blocks: dict[str, BrailleBlock], out_dir: str | Path
     A card whose archive path is unsafe gets no page (:func:`check_qr_links` reports it). ``keep`` is
     asked per card page, ``keep(<page path>, (card, block, face, title, the neighbours' (name, path),
     the card reference view))``: True leaves the file as it is in ``out_dir`` (kept from the previous
-    build). Raises OutputError when ``out_dir`` cannot be written.
+    build). ``volumes``: the emboss stage's folder, when it has just written the downloads' volumes
+    (:func:`pipeline.archive.downloads.write_downloads` copies them). Raises OutputError when ``out_dir`` cannot be written.
     """
     out_dir = Path(out_dir)
-    downloaded, downloads = write_downloads(deck, out_dir)
+    downloaded, downloads = write_downloads(deck, out_dir, volumes)
     written = [write_text(out_dir / "index.html", render_index(deck, downloads))] + downloaded
     written.append(write_text(out_dir / QUICKSTART_PAGE, render_quickstart(deck, _quickstart(deck), environment())))  # the boxes' QR page
     written.append(write_bytes(out_dir / STYLESHEET, (ARCHIVE_TEMPLATES / STYLESHEET).read_bytes()))

@@ -19,6 +19,10 @@ from engine.findings import Finding
 if TYPE_CHECKING:
     from pipeline.build.job import Job
 
+#: The key of :attr:`Job.prepared <pipeline.build.job.Job.prepared>` where the emboss stage, run before the archive
+#: in the same process (the chains that need nothing of print run in one worker, in table order), leaves the folder
+#: it wrote the companion volumes into, without ``--rulebook`` (the archive's downloads are laid out without it).
+VOLUMES = "emboss volumes"
 #: The card keys' stage of the faces (:mod:`pipeline.build.cardkeys`): reported as the archive's, as before.
 FACES_KEYS = "archive.faces"
 
@@ -26,13 +30,15 @@ FACES_KEYS = "archive.faces"
 def stage_archive(job: Job) -> list[Finding]:
     """The static card archive the QR codes open (index, card pages, braille downloads, quickstart,
     style sheet; the face images are the ``faces`` stage's), then a check that every QR URL has its page.
-    A rebuild keeps each card page whose card key is unchanged (:mod:`pipeline.build.cardkeys`)."""
+    A rebuild keeps each card page whose card key is unchanged (:mod:`pipeline.build.cardkeys`); the braille
+    downloads are copied from the emboss stage's volumes when it has just written them (:data:`VOLUMES`)."""
     from pipeline.archive.faces import planned_faces
     from pipeline.archive.site import FACE_DPI, check_qr_links, write_pages
 
     folder = job.folder("archive")
     keep = job.reuse.keeper("archive", "archive") if job.reuse is not None else None
-    write_pages(job.deck, job.braille_for("archive").blocks, folder, planned_faces(job.deck, FACE_DPI), keep=keep)
+    write_pages(job.deck, job.braille_for("archive").blocks, folder, planned_faces(job.deck, FACE_DPI), keep=keep,
+                volumes=job.prepared.get(VOLUMES))
     if job.reuse is not None:
         job.reuse.save("archive")
     return check_qr_links(job.deck, folder)

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine.findings import Finding
-from pipeline.build.archive_stages import stage_archive, stage_faces
+from pipeline.build.archive_stages import VOLUMES, stage_archive, stage_faces
 from pipeline.build.job import BrailleProduct, Job, PrintProduct, TactileProduct
 from pipeline.build.report import portable_findings
 
@@ -228,6 +228,8 @@ def stage_emboss(job: Job) -> list[Finding]:
 
     result = emboss_outputs(job.deck, job.braille_for("emboss").blocks, job.folder("emboss"), jobs=jobs_for(job.settings.profile),
                             rulebook=job.settings.rulebook)
+    if not job.settings.rulebook:
+        job.prepared[VOLUMES] = job.folder("emboss")  # the archive, next in this process, copies its downloads from there
     return list(result.findings)
 
 
