@@ -205,7 +205,7 @@ def test_recover_restores_a_build_caught_mid_swap(tmp_path):
 def test_stages_after_print_run_as_parallel_chains():
     from pipeline.build.stages import branches, stages_to_run
 
-    assert branches(stages_to_run(None)) == [["dice"], ["qr"], ["tactile", "impose"], ["emboss"], ["archive"], ["proof"], ["boxes"], ["vendor"]]
+    assert branches(stages_to_run(None)) == [["dice"], ["qr"], ["tactile", "impose"], ["emboss"], ["archive"], ["faces"], ["proof"], ["boxes"], ["vendor"]]
     # --only adds what a stage needs: impose brings print and tactile.
     assert stages_to_run(("impose",)) == ["checks", "braille", "print", "tactile", "impose"]
     assert branches(stages_to_run(("impose",))) == [["tactile", "impose"]]

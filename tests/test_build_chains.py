@@ -46,8 +46,9 @@ def _wait_for(path: Path, seconds: float = 60.0) -> bool:
 
 def test_which_chains_need_the_print_stage():
     chains = branches(stages_to_run(None))
-    assert [c for c in chains if not needs_print(c)] == [["dice"], ["emboss"], ["boxes"]]
-    assert needs_print(["tactile", "impose"]) and needs_print(["qr"]) and needs_print(["archive"])
+    # The archive's pages need only the braille layout; its faces are rendered from the fronts.
+    assert [c for c in chains if not needs_print(c)] == [["dice"], ["emboss"], ["archive"], ["boxes"]]
+    assert needs_print(["tactile", "impose"]) and needs_print(["qr"]) and needs_print(["faces"])
 
 
 def test_early_chains_run_while_this_process_works_and_findings_come_in_table_order(tmp_path, monkeypatch):
@@ -101,7 +102,7 @@ def test_abandon_ends_a_running_early_chain(tmp_path, monkeypatch):
 
 def test_a_game_the_print_stage_stops_leaves_no_output_and_no_staging(tmp_path, game_copy, monkeypatch):
     """Only the print stage finds an error (a name too long for its box at 18 pt, PR001): the
-    early chains (dice, emboss, boxes) had started; they are ended, nothing of the game is written."""
+    early chains (dice, emboss, the archive's pages, boxes) had started; they are ended, nothing of the game is written."""
     started = []
     original = workers.ChainPool.start_early
 
@@ -118,7 +119,7 @@ def test_a_game_the_print_stage_stops_leaves_no_output_and_no_staging(tmp_path, 
     (outcome,) = run_build([str(game)], BuildSettings(out_dir=str(out)))
     assert outcome.status == "stopped"
     assert {f.code for f in outcome.findings if f.severity == Severity.error} == {"PR001"}
-    assert started == ["dice", "emboss", "boxes"]
+    assert started == ["dice", "emboss", "archive", "boxes"]
     assert sorted(p.name for p in out.iterdir()) == [".deckpress-files", ".deckpress.lock", "report.json"]
 
 

@@ -130,3 +130,17 @@ def test_grey_png_text_and_refusals():
         grey_png(np.zeros((2, 2, 3), np.uint8))
     with pytest.raises(ValueError, match="text key"):
         grey_png(np.zeros((2, 2), np.uint8), text={"": "x"})
+
+
+def test_rgb_png_of_an_array_is_the_file_opaque_png_writes_for_its_image():
+    from pipeline.common.pngfile import rgb_png
+
+    pixels = _card_like(3)
+    assert rgb_png(pixels) == opaque_png(Image.fromarray(pixels, "RGB"))
+    padded = np.zeros((788, 500, 3), np.uint8)  # rows with bytes past the pixels, like a bitmap's stride
+    padded[:, :488] = pixels
+    assert rgb_png(padded[:, :488]) == rgb_png(pixels)
+    with Image.open(io.BytesIO(rgb_png(padded[:, :488]))) as im:
+        assert np.array_equal(np.asarray(im), pixels)
+    with pytest.raises(ValueError, match="not \\(height, width, 3\\) uint8"):
+        rgb_png(pixels[:, :, 0])

@@ -51,7 +51,7 @@ STYLESHEET = "archive.css"
 #: Resolution of the card face images on the archive pages: 96 dpi gives 288 × 480 px for a 3×5 in trim.
 FACE_DPI = 96
 
-__all__ = ["ArchiveError", "check_qr_links", "die_view", "page_path", "render_card_page", "render_index", "write_archive"]
+__all__ = ["ArchiveError", "check_qr_links", "die_view", "page_path", "render_card_page", "render_index", "write_archive", "write_pages"]
 
 
 class ArchiveError(ValueError):
@@ -322,18 +322,16 @@ def power_key(deck: Deck) -> list[dict]:
 def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str | Path | None, out_dir: str | Path,
                   page_ids: Sequence[str] | None = None, face_dpi: float = FACE_DPI, target: str | None = None,
                   proofed: bytes | None = None, keep: Callable[[str, object], bool] | None = None) -> list[Path]:
-    """Write the game's archive into ``out_dir``; returns every written path (index first).
+    """Write the game's archive into ``out_dir``: the faces (:func:`pipeline.archive.faces.write_faces`),
+    then the pages (:func:`write_pages`); returns every written path (index first, the faces last).
 
     ``blocks`` are the braille stage's blocks by card id (a card without one gets a page
     that says so); ``fronts_pdf`` is the print fronts PDF whose page i is the face of
     card ``page_ids[i]`` (default: the deck's cards in order, as ``render_fronts`` writes
     them), soft-proofed for the printing ``target`` (id, default fogra39) and rasterised at ``face_dpi`` (trim only, 288 × 480 px at 96 dpi for 3×5 in);
     None writes pages without a face image; ``proofed`` is that PDF's soft proof when already made
-    (:func:`pipeline.render.softproof.soft_proof_bytes`). A card whose archive path is unsafe gets no
-    page (:func:`check_qr_links` reports it). ``keep`` (a rebuild, :class:`pipeline.build.cardkeys.Keeper`)
-    is asked per face (:func:`pipeline.archive.faces.write_faces`) and per card page, ``keep(<page path>, (card, block, face,
-    title, the neighbours' (name, path), the card reference view))``: True leaves the file as it is in
-    ``out_dir`` (kept from the previous build). Raises ArchiveError when the fronts PDF's
+    (:func:`pipeline.render.softproof.soft_proof_bytes`). ``keep`` (a rebuild, :class:`pipeline.build.cardkeys.Keeper`)
+    is asked per face and per card page (:func:`write_pages`). Raises ArchiveError when the fronts PDF's
     page count does not match, RasterError for an unreadable PDF, OutputError when
     ``out_dir`` cannot be written.
     """
@@ -345,7 +343,24 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
         missing = [c.id for c in deck.cards if c.id not in faces]
         if missing:
             raise ArchiveError(f"{fronts_pdf} has no face page for card(s) {', '.join(missing[:5])}")
-    downloaded, downloads = write_downloads(deck, out_dir)
+    return write_pages(deck, blocks, out_dir, faces, keep) + [out_dir / "images" / f"{cid}.png" for cid in faces]
+
+
+def write_pages(deck: Deck, blocks: dict[str, BrailleBlock], out_dir: str | Path, faces: dict[str, _Face],
+                keep: Callable[[str, object], bool] | None = None, volumes: str | Path | None = None) -> list[Path]:
+    """Write everything of the archive but the face images into ``out_dir``; returns the written paths
+    (index first): the index, the braille downloads, the quickstart page, the style sheet and one page
+    per card, which shows the card's face of ``faces`` (by card id, links relative to ``out_dir``; a card
+    without one gets no image), whether or not the image is written yet.
+
+    A card whose archive path is unsafe gets no page (:func:`check_qr_links` reports it). ``keep`` is
+    asked per card page, ``keep(<page path>, (card, block, face, title, the neighbours' (name, path),
+    the card reference view))``: True leaves the file as it is in ``out_dir`` (kept from the previous
+    build). ``volumes``: the emboss stage's folder, when it has just written the downloads' volumes
+    (:func:`pipeline.archive.downloads.write_downloads` copies them). Raises OutputError when ``out_dir`` cannot be written.
+    """
+    out_dir = Path(out_dir)
+    downloaded, downloads = write_downloads(deck, out_dir, volumes)
     written = [write_text(out_dir / "index.html", render_index(deck, downloads))] + downloaded
     written.append(write_text(out_dir / QUICKSTART_PAGE, render_quickstart(deck, _quickstart(deck), environment())))  # the boxes' QR page
     written.append(write_bytes(out_dir / STYLESHEET, (ARCHIVE_TEMPLATES / STYLESHEET).read_bytes()))
@@ -369,5 +384,4 @@ def write_archive(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: str |
         hrefs_around = [{"href": _href(str(path), rel), "name": n.name} if n and path else None for n, path in around]
         html = _card_html(deck, card, rel, blocks.get(card.id), face, titles[card.id], hrefs_around, reference)
         written.append(write_text(out_dir / rel, html))
-    written += [out_dir / "images" / f"{cid}.png" for cid in faces]
     return written

@@ -186,10 +186,11 @@ def collect(staging: Path) -> tuple[dict[str, str], dict[str, dict[str, dict[str
     verified: dict[str, tuple[int, str]] = {}
     counts: dict[str, dict[str, dict[str, int]]] = {}
     order = [name for name, _ in STAGES]
-    sidecars = sorted(folder.glob("*.json"), key=lambda p: order.index(p.stem) if p.stem in order else len(order)) if folder.is_dir() else []
-    for sidecar in sidecars:
-        stage = sidecar.stem
-        asked = json.loads(sidecar.read_text(encoding="utf-8"))
+    merged: dict[str, dict[str, list]] = {}  # "<stage>.<part>.json" counts for <stage> (the archive's faces)
+    for sidecar in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        merged.setdefault(sidecar.stem.partition(".")[0], {}).update(json.loads(sidecar.read_text(encoding="utf-8")))
+    for stage in sorted(merged, key=lambda s: order.index(s) if s in order else len(order)):
+        asked = merged[stage]
         for path in sorted(asked, key=lambda p: (PurePath(p).suffix != ".png", p)):  # images first, as NOUNS lists them
             key, kept, *seen = asked[path]
             if not (staging / path).is_file():

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Callable
 
 from engine.findings import Finding
+from pipeline.build.archive_stages import VOLUMES, stage_archive, stage_faces
 from pipeline.build.job import BrailleProduct, Job, PrintProduct, TactileProduct
 from pipeline.build.report import portable_findings
 
@@ -228,20 +229,9 @@ def stage_emboss(job: Job) -> list[Finding]:
 
     result = emboss_outputs(job.deck, job.braille_for("emboss").blocks, job.folder("emboss"), jobs=jobs_for(job.settings.profile),
                             rulebook=job.settings.rulebook)
+    if not job.settings.rulebook:
+        job.prepared[VOLUMES] = job.folder("emboss")  # the archive, next in this process, copies its downloads from there
     return list(result.findings)
-
-
-def stage_archive(job: Job) -> list[Finding]:
-    """The static card archive the QR codes open, then a check that every QR URL has its page.
-    A rebuild keeps each card face and page whose card key is unchanged (:mod:`pipeline.build.cardkeys`)."""
-    from pipeline.archive.site import check_qr_links, write_archive
-
-    fronts = job.print_for("archive").fronts
-    folder = job.folder("archive")
-    write_archive(job.deck, job.braille_for("archive").blocks, fronts.path, folder, page_ids=fronts.pages, target=job.settings.target,
-                  proofed=job.print_for("archive").soft_fronts, keep=_keeper(job, "archive", "archive", fronts.name_sizes))
-    _save_keys(job, "archive")
-    return check_qr_links(job.deck, folder)
 
 
 def stage_proof(job: Job) -> list[Finding]:
@@ -301,6 +291,7 @@ STAGES: tuple[tuple[str, Callable[[Job], list[Finding]]], ...] = (
     ("impose", stage_impose),
     ("emboss", stage_emboss),
     ("archive", stage_archive),
+    ("faces", stage_faces),
     ("proof", stage_proof),
     ("boxes", stage_boxes),
     ("vendor", stage_vendor),
@@ -319,6 +310,7 @@ FOLDERS: dict[str, str] = {
     "impose": "sheets",
     "emboss": "emboss",
     "archive": "archive",
+    "faces": "archive",
     "proof": "proofs",
     "boxes": "boxes",
     "vendor": "vendor",
@@ -338,17 +330,19 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 }
 
 #: The stages that show the print PDFs soft-proofed: the print stage makes the soft proofs once for them.
-SOFT_PROOF_READERS = ("archive", "proof")
+SOFT_PROOF_READERS = ("faces", "proof")
 
 #: What each stage needs first (for ``--only``); checks and braille always run.
 NEEDS: dict[str, tuple[str, ...]] = {
     "qr": ("print",),
     "tactile": ("print",),
     "impose": ("print", "tactile"),
-    "archive": ("print",),
+    "faces": ("print",),
     "proof": ("print",),
     "vendor": ("print",),
 }
+#: Stages ``--only`` runs along with each other, in chains of their own: the archive's pages and its faces.
+ALONG: dict[str, tuple[str, ...]] = {"archive": ("faces",), "faces": ("archive",)}
 
 
 def stages_to_run(only: tuple[str, ...] | None) -> list[str]:
@@ -365,7 +359,7 @@ def stages_to_run(only: tuple[str, ...] | None) -> list[str]:
     wanted = {"checks", "braille"} | set(only)
     grew = True
     while grew:
-        extra = {d for s in wanted for d in NEEDS.get(s, ())} - wanted
+        extra = {d for s in wanted for d in NEEDS.get(s, ()) + ALONG.get(s, ())} - wanted
         grew = bool(extra)
         wanted |= extra
     return [n for n in names if n in wanted]

@@ -55,9 +55,19 @@ def opaque_png(image: Image.Image, level: int = LEVEL) -> bytes:
     elif image.mode != "RGB":
         raise ValueError(f"opaque_png: mode {image.mode} is not RGB or RGBA")
     width, height = image.size
+    return rgb_png(np.frombuffer(image.tobytes("raw", "RGB"), np.uint8).reshape(height, width, 3), level)
+
+
+def rgb_png(pixels: np.ndarray, level: int = LEVEL) -> bytes:
+    """An ``(height, width, 3)`` uint8 array of RGB pixels (any strides: a view of a PDFium bitmap)
+    as the 8-bit RGB PNG file :func:`opaque_png` writes for the same pixels, byte for byte, without
+    a Pillow image in between. Raises ValueError for an array of another shape or type."""
+    if pixels.ndim != 3 or pixels.shape[2] != 3 or pixels.dtype != np.uint8:
+        raise ValueError(f"rgb_png: a {pixels.shape} {pixels.dtype} array is not (height, width, 3) uint8")
+    height, width = pixels.shape[:2]
     rows = np.empty((height, 3 * width + 1), np.uint8)
     rows[:, 0] = 0  # filter type 0 on every row
-    rows[:, 1:] = np.frombuffer(image.tobytes("raw", "RGB"), np.uint8).reshape(height, 3 * width)
+    rows[:, 1:] = pixels.reshape(height, 3 * width)  # a view when each row's pixels are contiguous (a PDFium bitmap's are)
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, truecolour, deflate, filter 0, no interlace
     return _SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows, level)) + _chunk(b"IEND", b"")
 
