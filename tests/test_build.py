@@ -211,21 +211,25 @@ def test_stages_after_print_run_as_parallel_chains():
     assert branches(stages_to_run(("impose",))) == [["tactile", "impose"]]
 
 
-def test_print_makes_the_soft_proofs_once_only_for_the_stages_that_show_them(tmp_path, mini_dir):
+def test_print_makes_the_soft_proofs_once_only_when_both_stages_that_show_them_run(tmp_path, mini_dir):
+    # Both readers (the archive's faces and the proofs): made once in the print stage for both.
+    # One reader: it soft-proofs in its own chain (soft_proof_pages(proofed=None)), off the serial
+    # print stage, so the print product carries none.
     from engine.load import load_game
     from pipeline.build.job import Job
     from pipeline.build.stages import stage_braille, stage_print
     from pipeline.render.softproof import soft_proof_bytes
 
     made = {}
-    for only in (("qr",), ("archive",), ("proof",)):
-        job = Job(load_game(mini_dir), BuildSettings(only=only), tmp_path / only[0])
+    for only in (("qr",), ("archive",), ("proof",), ("archive", "proof")):
+        job = Job(load_game(mini_dir), BuildSettings(only=only), tmp_path / "-".join(only))
         stage_braille(job)
         stage_print(job)
-        made[only[0]] = job.printed
-    assert (made["qr"].soft_fronts, made["qr"].soft_backs) == (None, None)
-    assert made["archive"].soft_fronts == soft_proof_bytes(made["archive"].fronts.path) and made["archive"].soft_backs is None
-    assert made["proof"].soft_backs == soft_proof_bytes(made["proof"].backs.path)
+        made[only] = job.printed
+    for only in (("qr",), ("archive",), ("proof",)):
+        assert (made[only].soft_fronts, made[only].soft_backs) == (None, None)
+    both = made[("archive", "proof")]
+    assert (both.soft_fronts, both.soft_backs) == (soft_proof_bytes(both.fronts.path), soft_proof_bytes(both.backs.path))
 
 
 def test_a_stage_run_before_the_stage_it_reads_names_both(tmp_path, mini_dir):
