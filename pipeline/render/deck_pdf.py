@@ -198,6 +198,15 @@ def _flate(content: bytes) -> PDFStream:
     return PDFStream(PDFDictionary(OrderedDict((("Length", 0), ("Filter", PDFName("FlateDecode"))))), zlib.compress(content))
 
 
+def _saved(canvas: Canvas, buffer: io.BytesIO) -> bytes:
+    """Save ``canvas`` and return the PDF's bytes, letting go of the canvas's pages first: the
+    canvas keeps every page object until it is freed, and :func:`finish` then opens the bytes."""
+    canvas.save()
+    canvas._doc = None  # the document's pages, fonts and objects (the caller's canvas is not used again)
+    canvas.setPageCallBack(None)  # _stream_as_bytes's callback holds the page list too
+    return buffer.getvalue()
+
+
 def _art_root(deck: Deck) -> Path:
     return Path(deck.folder) if deck.folder else Path(".")
 
@@ -233,8 +242,7 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
         canvas.showPage()
         ids.append(card.id)
     findings += _placeholder_count(deck, sheet, findings)
-    canvas.save()
-    finish(buffer.getvalue(), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}",
+    finish(_saved(canvas, buffer), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}",
            condition=output_condition(target))
     return PrintResult(Path(path), tuple(ids), tuple(findings), sheet.name_sizes)
 
@@ -280,7 +288,6 @@ def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None,
         findings += draw_back(canvas, face, sheet)
         canvas.showPage()
         ids.append(back)
-    canvas.save()
-    finish(buffer.getvalue(), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} card backs ({game.backs.share}), {game.id}",
+    finish(_saved(canvas, buffer), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} card backs ({game.backs.share}), {game.id}",
            condition=output_condition(target))
     return PrintResult(Path(path), tuple(ids), tuple(findings))
