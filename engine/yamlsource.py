@@ -1,7 +1,9 @@
 """Safe YAML reading that keeps the file, line and column of every value.
 
-PyYAML's safe composer builds the node tree (no object construction); this module
-turns it into plain Python data plus a parallel :class:`Source` tree of locations.
+PyYAML's safe parser gives the document's events (no object construction); this module
+turns them into plain Python data plus a parallel :class:`Source` tree of locations as they
+come, with no node tree of the whole file; a document with anchors or aliases, or one with a
+problem, goes through PyYAML's composer's node tree instead (:func:`load_yaml`).
 Aliases are allowed but the number of nodes visited is bounded, so an alias bomb
 ("billion laughs") is refused instead of exhausting memory. Duplicate keys are an
 error (PyYAML would keep the last one silently).
