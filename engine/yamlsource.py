@@ -1,7 +1,9 @@
 """Safe YAML reading that keeps the file, line and column of every value.
 
-PyYAML's safe composer builds the node tree (no object construction); this module
-turns it into plain Python data plus a parallel :class:`Source` tree of locations.
+PyYAML's safe parser gives the document's events (no object construction); this module
+turns them into plain Python data plus a parallel :class:`Source` tree of locations as they
+come, with no node tree of the whole file; a document with anchors or aliases, or one with a
+problem, goes through PyYAML's composer's node tree instead (:func:`load_yaml`).
 Aliases are allowed but the number of nodes visited is bounded, so an alias bomb
 ("billion laughs") is refused instead of exhausting memory. Duplicate keys are an
 error (PyYAML would keep the last one silently).
@@ -10,6 +12,8 @@ error (PyYAML would keep the last one silently).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
 
 import yaml
 
@@ -45,7 +49,8 @@ class Source:
     """Locations of one YAML value and its children.
 
     ``at`` is where the value starts; for mappings ``keys`` holds where each key is
-    written and ``items`` the children by key; for sequences ``items`` is by index.
+    written and ``items`` the children by key; for sequences ``items`` is by index. A scalar's
+    ``keys`` and ``items`` (:mod:`engine.yamlsource` makes them) are one shared read-only empty mapping.
     """
 
     at: Location
@@ -74,6 +79,11 @@ class Source:
         return loc, True
 
 
+#: A scalar's Source has no keys and no items: one shared, read-only empty mapping for both
+#: (two empty dicts a value were ~15 MB of a 10,000-card load's peak).
+_NONE: Mapping = MappingProxyType({})
+
+
 def _loc(path: str, mark: yaml.Mark | None) -> Location:
     if mark is None:
         return Location(path)
@@ -86,7 +96,21 @@ def load_yaml(text: str, path: str) -> tuple[object, Source]:
     An empty document gives ``(None, Source)``. Raises :class:`YamlProblem` for a
     syntax error, a duplicate key, a merge key, or aliases expanding to more values
     than the text has characters plus :data:`ALIAS_ALLOWANCE`.
+
+    The document is converted from the parser's events as they come (:func:`_load_streaming`), so
+    PyYAML's node tree of the whole file (~9 kB a card) is never held (issue 22). A document with
+    an anchor or alias, and any document a problem stops, is read whole (:func:`_load_whole`),
+    so every error and its location are exactly what the whole read reports.
     """
+    try:
+        streamed = _load_streaming(text, path)
+    except Exception:  # noqa: BLE001  any problem: the whole read raises it, located as ever
+        streamed = None
+    return streamed if streamed is not None else _load_whole(text, path)
+
+
+def _load_whole(text: str, path: str) -> tuple[object, Source]:
+    """:func:`load_yaml` by PyYAML's composer: the document's whole node tree, then converted."""
     loader = None
     try:
         loader = _Loader(text)  # PyYAML's Python reader checks the characters here, libyaml's while parsing
@@ -123,6 +147,86 @@ def load_yaml(text: str, path: str) -> tuple[object, Source]:
     return _convert(node, path, loader, budget)
 
 
+class _Whole(Exception):
+    """The streamed read met what it leaves to the whole read (an anchor, an alias, a problem)."""
+
+
+def _load_streaming(text: str, path: str) -> tuple[object, Source] | None:
+    """:func:`load_yaml` converting the loader's events as they come, with no node tree: None for
+    a stream without a document; raises :class:`_Whole` or the parser's error where the document
+    holds an anchor or an alias, a second document, or anything :func:`_load_whole` reports."""
+    loader = _Loader(text)
+    try:
+        loader.get_event()  # the stream's start
+        if loader.check_event(yaml.StreamEndEvent):
+            return None
+        loader.get_event()  # the document's start
+        result = _stream_value(loader, path, [len(text) + ALIAS_ALLOWANCE], 0)
+        loader.get_event()  # the document's end
+        if not loader.check_event(yaml.StreamEndEvent):
+            raise _Whole("a second document")
+        return result
+    finally:
+        loader.dispose()
+
+
+def _stream_value(loader: yaml.BaseLoader, path: str, budget: list[int], depth: int) -> tuple[object, Source]:
+    """The next value of the event stream, as :func:`_convert` converts the node PyYAML's composer
+    makes of it (the same tags: a plain scalar's resolved from its value and implicit flags, a
+    collection's from its kind; the same checks, in the same order). The loaders deckpress uses
+    have no path resolvers, so where a node sits never changes its tag."""
+    event = loader.get_event()
+    if event.anchor is not None:  # an anchor or an alias: PyYAML's composer shares nodes
+        raise _Whole("anchor")
+    at = _loc(path, event.start_mark)
+    if isinstance(event, yaml.ScalarEvent):
+        return _stream_scalar(loader, event, at, budget, depth), Source(at, _NONE, _NONE)
+    here = Source(at)
+    mapping = isinstance(event, yaml.MappingStartEvent)
+    tag = event.tag
+    if tag is None or tag == "!":
+        tag = loader.resolve(yaml.MappingNode if mapping else yaml.SequenceNode, None, event.implicit)
+    _enter(tag, here.at, budget, depth)
+    if not mapping:
+        items = []
+        while not loader.check_event(yaml.SequenceEndEvent):
+            value, source = _stream_value(loader, path, budget, depth + 1)
+            here.items[len(items)] = source
+            items.append(value)
+        loader.get_event()
+        return items, here
+    data: dict = {}
+    while not loader.check_event(yaml.MappingEndEvent):
+        key_event = loader.get_event()
+        if not isinstance(key_event, yaml.ScalarEvent) or key_event.anchor is not None or key_event.tag == "tag:yaml.org,2002:merge":
+            raise _Whole("key")
+        key_at = _loc(path, key_event.start_mark)
+        key = _stream_scalar(loader, key_event, key_at, budget, depth + 1)
+        if key in data:
+            raise _Whole("duplicate key")
+        value, source = _stream_value(loader, path, budget, depth + 1)
+        data[key] = value
+        here.keys[key] = key_at
+        here.items[key] = source
+    loader.get_event()
+    return data, here
+
+
+def _stream_scalar(loader: yaml.BaseLoader, event: yaml.ScalarEvent, at: Location, budget: list[int], depth: int) -> object:
+    """A scalar event's value as :func:`_scalar` gives its node's (checked by :func:`_enter` first)."""
+    tag = event.tag
+    if tag is None or tag == "!":
+        tag = loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+    if tag == "tag:yaml.org,2002:merge":
+        raise _Whole("merge key")
+    _enter(tag, at, budget, depth)
+    if tag == _STR_TAG:
+        return event.value
+    value = _scalar(yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style), loader, at)
+    loader.constructed_objects.clear()  # its memo would keep every node
+    return value
+
+
 def _code_point(character: int | str) -> int:
     """libyaml reports the character as a code point, PyYAML's Python reader as a string."""
     return character if isinstance(character, int) else ord(character)
@@ -134,9 +238,9 @@ def _position(path: str, text: str, position: int) -> Location:
     return Location(path, before.count("\n") + 1, position - (before.rfind("\n") + 1) + 1)
 
 
-def _enter(node: yaml.Node, at: Location, budget: list[int], depth: int) -> None:
-    """The checks every node passes before it is converted (``at`` is where it starts): nesting
-    depth, the alias budget, plain tags only; raises :class:`YamlProblem`."""
+def _enter(tag: str, at: Location, budget: list[int], depth: int) -> None:
+    """The checks every node (of tag ``tag``) passes before it is converted (``at`` is where it
+    starts): nesting depth, the alias budget, plain tags only; raises :class:`YamlProblem`."""
     if depth > MAX_YAML_DEPTH:
         raise YamlProblem(
             f"YAML nested more than {MAX_YAML_DEPTH} levels deep (card data needs at most 6)",
@@ -152,9 +256,9 @@ def _enter(node: yaml.Node, at: Location, budget: list[int], depth: int) -> None
             "too-large",
             "remove deeply nested aliases",
         )
-    if node.tag not in _PLAIN_TAGS:
+    if tag not in _PLAIN_TAGS:
         raise YamlProblem(
-            f"YAML tag {node.tag!r} is not allowed in card data",
+            f"YAML tag {tag!r} is not allowed in card data",
             at,
             "syntax",
             "remove the tag; card data is plain values, lists and mappings",
@@ -166,13 +270,16 @@ def _key(node: yaml.Node, at: Location, path: str, loader: yaml.BaseLoader, budg
     caller, no Source of its own), any other node through :func:`_convert`."""
     if not isinstance(node, yaml.ScalarNode):
         return _convert(node, path, loader, budget, depth)[0]
-    _enter(node, at, budget, depth)
+    _enter(node.tag, at, budget, depth)
     return _scalar(node, loader, at)
 
 
 def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[int], depth: int = 0) -> tuple[object, Source]:
-    here = Source(_loc(path, node.start_mark))
-    _enter(node, here.at, budget, depth)
+    at = _loc(path, node.start_mark)
+    _enter(node.tag, at, budget, depth)
+    if not isinstance(node, yaml.CollectionNode):
+        return _scalar(node, loader, at), Source(at, _NONE, _NONE)
+    here = Source(at)
     if isinstance(node, yaml.MappingNode):
         data: dict = {}
         for key_node, value_node in node.value:
@@ -205,8 +312,7 @@ def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[i
             value, source = _convert(item_node, path, loader, budget, depth + 1)
             items.append(value)
             here.items[index] = source
-        return items, here
-    return _scalar(node, loader, here.at), here
+    return items, here
 
 
 def _scalar(node: yaml.ScalarNode, loader: yaml.BaseLoader, at: Location) -> object:

@@ -15,6 +15,7 @@ an fsync per file would cost about 1.5 ms each, over a second per build.
 
 from __future__ import annotations
 
+import io
 import os
 import tempfile
 from contextlib import contextmanager
@@ -25,7 +26,7 @@ from typing import Iterator
 from pipeline.common.errors import OutputError
 from pipeline.common.ownership import check_overwrite, record_written
 
-__all__ = ["OutputError", "atomic_path", "staging_writes", "write_bytes", "write_text"]
+__all__ = ["OutputError", "atomic_path", "staging_writes", "write_bytes", "write_stream", "write_text"]
 
 
 def _umask() -> int:
@@ -105,6 +106,68 @@ def write_bytes(path: str | Path, data: bytes) -> Path:
     with atomic_path(path) as tmp:
         tmp.write_bytes(data)
     return Path(path)
+
+
+class _GuardedFile:
+    """A binary file's write side that never raises from :meth:`write`: bytes are buffered in memory
+    and moved to the file by :meth:`drain` (or :meth:`flush`), which keeps the first OSError in
+    ``error`` and drops every later byte (:func:`write_stream` raises it when the block ends).
+
+    For C++ writers that call back into Python (qpdf through pikepdf): an exception thrown through
+    such a callback aborts the process ("terminate called") instead of unwinding, and that holds
+    for pikepdf's direct writes to a plain file's descriptor too (qpdf's QPDFSystemError on a
+    full disk). ``write`` is the buffer's own C method, so the writer's many small chunks (qpdf
+    writes some 120 a page) cost no Python call each; the caller drains the buffer as it goes,
+    e.g. from qpdf's progress callback (``pdf.save(out, progress=out.drain)``, about 100 calls a
+    save), so the buffer holds about a hundredth of the file. It has ``seek`` (pikepdf takes an
+    object with ``seek`` for a stream) but no ``fileno``, so pikepdf writes through ``write``.
+    """
+
+    def __init__(self, fh) -> None:
+        self._fh = fh
+        self._buffer = io.BytesIO()
+        self.write = self._buffer.write  # returns the length written; raises only MemoryError
+        self.error: OSError | None = None
+
+    def drain(self, *_progress: object) -> None:
+        """Move the buffered bytes to the file, keeping an OSError for later (``_progress``: a
+        progress callback's arguments, ignored)."""
+        buffer = self._buffer
+        if self.error is None:
+            try:
+                with buffer.getbuffer() as view:
+                    self._fh.write(view)
+            except OSError as exc:
+                self.error = exc
+        buffer.seek(0)
+        buffer.truncate()
+
+    def flush(self) -> None:
+        """:meth:`drain`."""
+        self.drain()
+
+    def seek(self, offset: int, whence: int = os.SEEK_SET) -> int:
+        """Not supported (the writer only appends): raises io.UnsupportedOperation."""
+        raise io.UnsupportedOperation("seek")
+
+
+@contextmanager
+def write_stream(path: str | Path) -> Iterator[_GuardedFile]:
+    """Yield a binary writer whose bytes go atomically to ``path`` (see :func:`atomic_path`), with no
+    copy of the whole file in memory.
+
+    The writer's ``write`` never raises (:class:`_GuardedFile`; call its ``drain`` now and then to
+    keep its buffer small): a full disk or another OSError is kept and raised when the block ends,
+    as :class:`OutputError` naming ``path``, with nothing left under ``path`` (outside a staging
+    build the previous file stays).
+    """
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as fh:
+            writer = _GuardedFile(fh)
+            yield writer
+            writer.drain()
+            if writer.error is not None:
+                raise writer.error
 
 
 def write_text(path: str | Path, text: str, encoding: str = "utf-8", newline: str | None = None) -> Path:

@@ -5,8 +5,9 @@ inset by the bleed ([0 0 234 378] and [9 9 225 369] for 3×5 in portrait with 0.
 bleed), written explicitly on every page. Copies are not repeated here: imposition lays
 them out. Pages are labelled (and outlined) with the card id (fronts) or class id
 (backs). The canvas starts in Atkinson Hyperlegible (no Helvetica is ever referenced),
-runs in reportlab's invariant mode without page compression (pikepdf compresses every
-stream with Flate when :mod:`pipeline.render.pdfx` finishes it as PDF/X-1a:2003), so two builds of the same data are byte-identical.
+runs in reportlab's invariant mode; each page's content is Flate-compressed as the page ends
+(zlib level 6, what qpdf gives the other streams when :mod:`pipeline.render.pdfx` finishes the
+file as PDF/X-1a:2003), so the canvas never holds the deck's text, and two builds of the same data are byte-identical.
 """
 
 from __future__ import annotations
@@ -14,10 +15,13 @@ from __future__ import annotations
 import dataclasses
 import io
 import re
+import zlib
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
+from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFName, PDFStream
 from reportlab.pdfgen.canvas import Canvas
 
 from engine.backs import deck_faces
@@ -163,22 +167,44 @@ _NOT_PDFDOC = re.compile("[\x18-\x1f]")
 
 
 def _stream_as_bytes(canvas: Canvas):
-    """A page-end callback that hands reportlab each finished page's content stream as bytes.
+    """A page-end callback that turns each finished page's content stream into a Flate stream at once.
 
-    reportlab keeps a page's operators as text and encodes them with its ``extpdfdoc`` codec
-    when it saves, about 0.15 µs a character (a card front is ~6,000), while ``str.encode("ascii")``
-    is ~100 times faster; on ASCII text without U+0018–U+001F the two give the same bytes (the
-    codec maps every other ASCII character to itself), and a page's operators are ASCII (text
-    is written as escaped subset codes). Any other stream is left as text for reportlab.
+    reportlab keeps every page's operators as text until it saves, and encodes them with its
+    ``extpdfdoc`` codec then, about 0.15 µs a character (a card front is ~6,000), while
+    ``str.encode("ascii")`` is ~100 times faster; on ASCII text without U+0018–U+001F the two give
+    the same bytes (the codec maps every other ASCII character to itself), and a page's operators
+    are ASCII (text is written as escaped subset codes). The bytes are compressed here
+    (:func:`_flate`), so the canvas holds each page compressed, not the deck's text (issue 22:
+    pages are streamed), and qpdf keeps a Flate stream as it is when it saves. Any other stream
+    is left as text for reportlab.
     """
     pages = canvas._doc.Pages.pages  # the document's page objects, the last one just finished
 
     def encode(_page_number: int) -> None:
         page = pages[-1]
         if isinstance(page.stream, str) and page.stream.isascii() and not _NOT_PDFDOC.search(page.stream):
-            page.stream = page.stream.encode("ascii")
+            page.Contents = _flate(page.stream.encode("ascii"))
+            page.stream = None
 
     return encode
+
+
+def _flate(content: bytes) -> PDFStream:
+    """A page content stream holding ``content`` Flate-compressed at zlib's default level (6), the
+    bytes qpdf's own compression gives when :func:`pipeline.render.pdfx.finish` saves (pikepdf's
+    default level, the same zlib stream format), so the finished file is the same. ``/Length`` comes
+    first, as qpdf writes a stream it compressed (an OrderedDict keeps reportlab from sorting the
+    keys; reportlab sets the length when it writes the stream)."""
+    return PDFStream(PDFDictionary(OrderedDict((("Length", 0), ("Filter", PDFName("FlateDecode"))))), zlib.compress(content))
+
+
+def _saved(canvas: Canvas, buffer: io.BytesIO) -> bytes:
+    """Save ``canvas`` and return the PDF's bytes, letting go of the canvas's pages first: the
+    canvas keeps every page object until it is freed, and :func:`finish` then opens the bytes."""
+    canvas.save()
+    canvas._doc = None  # the document's pages, fonts and objects (the caller's canvas is not used again)
+    canvas.setPageCallBack(None)  # _stream_as_bytes's callback holds the page list too
+    return buffer.getvalue()
 
 
 def _art_root(deck: Deck) -> Path:
@@ -216,8 +242,7 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
         canvas.showPage()
         ids.append(card.id)
     findings += _placeholder_count(deck, sheet, findings)
-    canvas.save()
-    finish(buffer.getvalue(), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}",
+    finish(_saved(canvas, buffer), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}",
            condition=output_condition(target))
     return PrintResult(Path(path), tuple(ids), tuple(findings), sheet.name_sizes)
 
@@ -263,7 +288,6 @@ def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None,
         findings += draw_back(canvas, face, sheet)
         canvas.showPage()
         ids.append(back)
-    canvas.save()
-    finish(buffer.getvalue(), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} card backs ({game.backs.share}), {game.id}",
+    finish(_saved(canvas, buffer), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} card backs ({game.backs.share}), {game.id}",
            condition=output_condition(target))
     return PrintResult(Path(path), tuple(ids), tuple(findings))

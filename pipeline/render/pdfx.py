@@ -39,7 +39,7 @@ from typing import Sequence
 import pikepdf
 from pikepdf import Array, Dictionary, Name, String
 
-from pipeline.common.files import write_bytes
+from pipeline.common.files import write_stream
 from pipeline.render.docinfo import apply_document_info, press_info_for
 from pipeline.render.pdfx4 import PDFX4_PDF_VERSION, PDFX4_VERSION, has_optional_content, make_pdfx4
 from pipeline.render.pdfx_check import PDFX_CONFORMANCE, PDFX_VERSION, check_pdfx
@@ -107,18 +107,19 @@ def finish(data: bytes | pikepdf.Pdf, path: str | Path, title: str, labels: Sequ
     problems = check_pdfx(pdf, version)
     if problems:
         raise PdfxError(f"not {PDFX4_VERSION if x4 else PDFX_CONFORMANCE}: " + "; ".join(problems))
-    # Into memory first: qpdf writing to a file that hits a full disk throws a C++ exception
-    # through pikepdf's Python stream and aborts the process ("terminate called"); a Python
-    # write of the bytes raises OSError, which atomic_path reports as an OutputError.
-    buffer = io.BytesIO()
-    pdf.save(
-        buffer,
-        deterministic_id=True,
-        object_stream_mode=pikepdf.ObjectStreamMode.disable,
-        force_version=version,
-        compress_streams=True,
-    )
-    write_bytes(path, buffer.getvalue())
+    # Through a writer whose write() never raises: qpdf writing to a file that hits a full disk
+    # throws a C++ exception through pikepdf's Python stream and aborts the process ("terminate
+    # called"); write_stream keeps the OSError and raises it (an OutputError) after the save.
+    # Drained at every progress step, it holds about a hundredth of the file (issue 22).
+    with write_stream(path) as out:
+        pdf.save(
+            out,
+            progress=out.drain,
+            deterministic_id=True,
+            object_stream_mode=pikepdf.ObjectStreamMode.disable,
+            force_version=version,
+            compress_streams=True,
+        )
     return Path(path)
 
 
