@@ -4,6 +4,7 @@ order; a game the print stage stops ends the early chains and leaves nothing beh
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from pathlib import Path
@@ -17,15 +18,22 @@ from pipeline.build.settings import BuildSettings
 from pipeline.build.stages import branches, needs_print, stages_to_run
 
 
+@dataclasses.dataclass
 class _Job:
-    """A stand-in for pipeline.build.job.Job: the chains only hand it to the stage functions."""
+    """A stand-in for pipeline.build.job.Job: the chains hand it to the stage functions; a worker
+    rebuilds it from its forked copy with the print product and findings of the moment its task
+    starts (workers._job_now), as for the real one."""
 
-    def __init__(self, folder: Path, note: str) -> None:
-        self.folder, self.note = folder, note
+    folder: Path
+    note: str
+    printed: object = None
+    findings: list = dataclasses.field(default_factory=list)
+    prepared: dict = dataclasses.field(default_factory=dict)
 
 
 def _finding(stage: str, job: _Job) -> list[Finding]:
-    return [Finding("XX001", "test", Severity.info, f"{stage} saw {job.note} in pid {os.getpid()}", location=Location("x"))]
+    return [Finding("XX001", "test", Severity.info, f"{stage} saw {job.note} printed {job.printed} in pid {os.getpid()}",
+                    location=Location("x"))]
 
 
 def _mark(path: Path, text: str) -> None:
@@ -62,12 +70,14 @@ def test_early_chains_run_while_this_process_works_and_findings_come_in_table_or
     monkeypatch.setattr(workers, "STAGES", (("dice", dice), ("qr", qr)))
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     pool = workers.ChainPool([["qr"], ["dice"]])
-    pool.start_early(_Job(tmp_path, "the job before print"), [1])
+    job = _Job(tmp_path, "the job")
+    pool.start_early(job, [1])
     # The early chain runs before finish() is called: this process waits for its file.
     assert _wait_for(tmp_path / "dice-ran")
     assert int((tmp_path / "dice-ran").read_text()) != os.getpid()
-    found = pool.finish(_Job(tmp_path, "the job after print"))
-    assert [f.message.split(" in pid")[0] for f in found] == ["qr saw the job after print", "dice saw the job before print"]
+    job.printed, job.note = "the fronts", "a note set after the fork"  # only the print product travels
+    found = pool.finish(job)
+    assert [f.message.split(" in pid")[0] for f in found] == ["qr saw the job printed the fronts", "dice saw the job printed None"]
 
 
 def test_one_core_runs_every_chain_here_after_print(tmp_path, monkeypatch):
@@ -75,8 +85,9 @@ def test_one_core_runs_every_chain_here_after_print(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
     pool = workers.ChainPool([["dice"], ["qr"]])
     pool.start_early(_Job(tmp_path, "before"), [0])
-    found = pool.finish(_Job(tmp_path, "after"))
-    assert [f.message for f in found] == [f"dice saw after in pid {os.getpid()}", f"qr saw after in pid {os.getpid()}"]
+    found = pool.finish(_Job(tmp_path, "after", printed="the fronts"))
+    assert [f.message for f in found] == [f"dice saw after printed the fronts in pid {os.getpid()}",
+                                          f"qr saw after printed the fronts in pid {os.getpid()}"]
 
 
 def test_abandon_ends_a_running_early_chain(tmp_path, monkeypatch):
@@ -137,14 +148,13 @@ def test_a_prepared_chain_makes_its_part_during_print_then_gets_the_print_produc
     monkeypatch.setattr(workers, "STAGES", (("tactile", tactile), ("qr", lambda job: _finding("qr", job))))
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     pool = workers.ChainPool([["tactile"], ["qr"]])
-    before = _Job(tmp_path, "before")
-    before.printed, before.prepared = None, {}
-    pool.start_early(before, [])
+    job = _Job(tmp_path, "the job")
+    pool.start_early(job, [])
     assert _wait_for(tmp_path / "prepared")  # made before finish(): while this process "prints"
-    after = _Job(tmp_path, "after")
-    after.printed, after.prepared = "the fronts", {}
-    found = pool.finish(after)
-    assert [f.message.split(" in pid")[0] for f in found] == ["package made before print; printed the fronts", "qr saw after"]
+    job.printed = "the fronts"
+    found = pool.finish(job)
+    assert [f.message.split(" in pid")[0] for f in found] == ["package made before print; printed the fronts",
+                                                             "qr saw the job printed the fronts"]
 
 
 def test_the_outputs_are_the_same_bytes_with_one_core_and_with_chains_started_early(tmp_path, mini_dir, monkeypatch):

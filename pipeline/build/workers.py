@@ -99,7 +99,33 @@ def _run_chain(job: Job, chain: list[str]) -> list[Finding]:
     return [f for name in chain for f in stages[name](job)]
 
 
-def _run_chains_in_turn(job: Job, chains: list[list[str]]) -> list[list[Finding]]:
+# The game's job as the chain pool forked its workers (set just before the fork, in the game's
+# process): a task carries only what the game process added since (:func:`_since_fork`), and the
+# worker rebuilds the job from its inherited copy (:func:`_job_now`). Pickling the whole job into
+# every task sent the deck and its braille again (~80 MB at 10,000 cards), unpickled into a second
+# copy beside the inherited one in each worker.
+_FORKED_JOB = None
+
+
+def _since_fork(job: Job) -> tuple:
+    """What a chain task needs of ``job`` beyond the forked copy: the print product and the findings so far."""
+    return job.printed, list(job.findings)
+
+
+def _job_now(since: tuple) -> Job:
+    """This task's own job: the forked copy with ``since`` (:func:`_since_fork`), nothing prepared yet."""
+    import dataclasses
+
+    printed, findings = since
+    return dataclasses.replace(_FORKED_JOB, printed=printed, findings=findings, prepared={})
+
+
+def _run_forked_chain(since: tuple, chain: list[str]) -> list[Finding]:
+    return _run_chain(_job_now(since), chain)
+
+
+def _run_chains_in_turn(since: tuple, chains: list[list[str]]) -> list[list[Finding]]:
+    job = _job_now(since)
     return [_run_chain(job, chain) for chain in chains]
 
 
@@ -108,11 +134,12 @@ def _run_chains_in_turn(job: Job, chains: list[list[str]]) -> list[list[Finding]
 _HANDOFF = None
 
 
-def _run_prepared_chain(job: Job, chain: list[str]) -> list[Finding]:
+def _run_prepared_chain(since: tuple, chain: list[str]) -> list[Finding]:
     """Make the first stage's prepared part (:data:`pipeline.build.stages.PREPARE`) while the game
     process runs the print stage, then take the print stage's product from it and run the chain."""
     from pipeline.build.stages import PREPARE
 
+    job = _job_now(since)
     job.prepared[chain[0]] = PREPARE[chain[0]](job)
     job.printed = _HANDOFF.get()
     return _run_chain(job, chain)
@@ -130,7 +157,8 @@ class ChainPool:
     :func:`pipeline.build.stages.needs_print`). :meth:`finish` hands the print product to the
     waiting chains and starts the rest (longest first, :mod:`pipeline.build.schedule`). So the
     second core no longer idles through the print stage of a one-game build. Each task gets its
-    own copy of the job as it is when started (pickled); findings come back in table order. With
+    own job: the one the workers inherited when they forked, with the print product and findings
+    as they are when it starts (:func:`_job_now`); findings come back in table order. With
     one core or one chain nothing starts early: :meth:`finish` runs every chain here, in table order.
     """
 
@@ -142,8 +170,10 @@ class ChainPool:
         self._futures: dict[int, object] = {}
         self._waiting: list[int] = []  # the prepared chains, waiting for the print product
 
-    def _submit(self, fn, *args):
+    def _submit(self, job: Job, fn, *args):
+        global _FORKED_JOB
         if self._pool is None:
+            _FORKED_JOB = job  # the workers fork at this first submit and inherit it
             self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("fork"),
                                              initializer=die_with_parent, initargs=(os.getpid(),))
         with forking_without_sigint(), heap_frozen():  # a fork pool forks all its workers at the first submit
@@ -163,9 +193,9 @@ class ChainPool:
                 _HANDOFF = multiprocessing.get_context("fork").Queue()
                 _HANDOFF.cancel_join_thread()  # a message no chain took (it failed first) must not hold this process
             for i in self._waiting:
-                self._futures[i] = self._submit(_run_prepared_chain, job, self.chains[i])
+                self._futures[i] = self._submit(job, _run_prepared_chain, _since_fork(job), self.chains[i])
             if early:
-                self._early = (early, self._submit(_run_chains_in_turn, job, [self.chains[i] for i in early]))
+                self._early = (early, self._submit(job, _run_chains_in_turn, _since_fork(job), [self.chains[i] for i in early]))
         except BaseException:
             self.abandon()
             raise
@@ -182,20 +212,26 @@ class ChainPool:
             started = set(self._early[0] if self._early else ()) | set(self._futures)
             for i in longest_first(self.chains):
                 if i not in started:
-                    self._futures[i] = self._submit(_run_chain, job, self.chains[i])
+                    self._futures[i] = self._submit(job, _run_forked_chain, _since_fork(job), self.chains[i])
             found: dict[int, list[Finding]] = dict(zip(self._early[0], self._early[1].result())) if self._early else {}
             found.update((i, future.result()) for i, future in self._futures.items())
         except BaseException:
             self.abandon()
             raise
         self._pool.shutdown(wait=True)
+        self._forget()
         return [f for i in range(len(self.chains)) for f in found[i]]
+
+    def _forget(self) -> None:
+        global _FORKED_JOB
+        _FORKED_JOB = None  # a next game's pool forks with its own job; this one's deck can go
 
     def abandon(self) -> None:
         """Kill the workers (a game the preflight stopped, an error, Ctrl-C) and wait until they are
         gone, so none still writes into the staging folder when it is removed."""
         if self._pool is not None:
             end_workers(self._pool)
+        self._forget()
 
 
 def run_chains(job: Job, chains: list[list[str]]) -> list[Finding]:
