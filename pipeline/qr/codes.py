@@ -81,7 +81,13 @@ class QrTooLong(ValueError):
     """A URL longer than the largest QR code (version 40) holds at level M."""
 
 
-@lru_cache(maxsize=4096)
+#: Entries of the per-URL caches the print stage reads: it uses each URL several times while it
+#: draws one card, then never again, so a few hundred keep every hit and cap the memory (4,096
+#: module paths held ~15 MB once a deck passed 4,000 cards).
+_PER_URL_CACHE = 256
+
+
+@lru_cache(maxsize=_PER_URL_CACHE)
 def _dark(url: str):
     """The QR matrix of ``url`` as a read-only numpy bool array (rows, columns), True = dark; cached by URL.
 
@@ -165,7 +171,7 @@ def _digits():
     return digits, used
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=_PER_URL_CACHE)
 def _module_path(url: str) -> str:
     """PDF path operators of the dark modules in module units (x right, y down), runs per row merged, then ``f``.
 
