@@ -176,3 +176,22 @@ def test_a_number_for_a_colour_space_is_still_reported_as_malformed():
     pdf.pages[0].obj.Resources = Dictionary(ColorSpace=Dictionary(A=5, B=Name("/Foo")))
     assert _page_problems(pdf) == ["page 1: colour space /A is malformed: 5 is not a colour space",
                                    "page 1: colour space /B is malformed: /Foo is not a colour space family"]
+
+
+def _array_page(parts: list[bytes]) -> pikepdf.Pdf:
+    pdf = _page(b"")
+    pdf.pages[0].obj.Contents = Array([pdf.make_stream(part) for part in parts])
+    return pdf
+
+
+def test_a_content_split_over_an_array_of_streams_is_judged_as_one_stream(monkeypatch):
+    # ISO 32000-1 §7.8.2: the array is one content stream, split only between tokens (the merged
+    # fronts + braille are [q] [the front's own stream] [Q, the plate]); qpdf's parser joins the
+    # streams by a new line, and so does the scan: a cleared array is not parsed, an RGB operator or a
+    # two-name cs in any of its streams is found with the parser's message.
+    monkeypatch.setattr(content, "parse_for_problems", lambda owner: pytest.fail("parsed"))
+    assert _page_problems(_array_page([b"q\n", b"/Braille cs 1 scn 0 0 5 5 re f", b"\nQ\nq /Braille0 Do Q\n"])) == []
+    monkeypatch.undo()
+    assert _page_problems(_array_page([b"q\n", b"0 0 1 rg 0 0 5 5 re f", b"\nQ\n"])) == ["page 1: RGB colour operator rg"]
+    assert _page_problems(_array_page([b"q /A\n", b"/B cs\n", b"Q\n"])) == [
+        "page 1: colour space operator cs with 2 operands (/A /B), expected one name"]

@@ -348,3 +348,38 @@ def test_pdf_x4_embeds_the_targets_own_profile_and_refuses_a_condition_without_o
     with pytest.raises(PdfxError, match="not PDF/X-4: .*no ICC profile given for FOGRA39"):
         finish(data, tmp_path / "none.pdf", "braille", ["a"], condition=OutputCondition())
     assert not (tmp_path / "none.pdf").exists()
+
+
+def test_the_merge_keeps_each_fronts_page_stream_as_it_is_and_draws_what_one_joined_stream_draws(tmp_path):
+    # The merged page's /Contents is [q] [the front's own stream] [Q, the plate]: the front's stream is
+    # the very encoded bytes of the fronts PDF (read from it at the save, never decoded and held), one
+    # "q" stream serves every page, and PDFium (the independent reference) renders the page at 150 dpi
+    # pixel for pixel as it renders the single joined stream set_content makes.
+    import numpy as np
+    import pikepdf
+    import pypdfium2 as pdfium
+
+    from pipeline.render.formpages import set_content
+
+    with pikepdf.open(_fronts(tmp_path / "reportlab.pdf", 2)) as made:  # Flate alone, as deckpress's fronts are
+        made.save(fronts := tmp_path / "fronts.pdf", compress_streams=True)
+    braille = render_braille_layer({"a": block(["⠿"]), "b": block(["⠁"])}, ["a", "b"], tmp_path / "braille.pdf")
+    merged = merge_spot_plate(fronts, braille, tmp_path / "fronts+braille.pdf")
+    with pikepdf.open(fronts) as source, pikepdf.open(merged) as out:
+        openings = set()
+        for before, after in zip(source.pages, out.pages):
+            opening, own, tail = after.obj.Contents
+            openings.add(opening.objgen)
+            assert opening.read_bytes() == b"q\n" and tail.read_bytes().startswith(b"\nQ\n") and b" Do Q" in tail.read_bytes()
+            assert own.read_raw_bytes() == before.obj.Contents.read_raw_bytes()
+        assert len(openings) == 1
+        joined = pikepdf.open(merged)
+        for page in joined.pages:
+            opening, own, tail = page.obj.Contents
+            page.obj.Contents = own  # set_content reads the page's streams: give it the front's alone
+            set_content(joined, page, tail.read_bytes()[len(b"\nQ\n"):])
+        joined.save(tmp_path / "joined.pdf")
+    for i in range(2):
+        a = pdfium.PdfDocument(str(merged))[i].render(scale=150 / 72).to_numpy()
+        b = pdfium.PdfDocument(str(tmp_path / "joined.pdf"))[i].render(scale=150 / 72).to_numpy()
+        assert a.shape == b.shape and np.array_equal(a, b)

@@ -256,6 +256,18 @@ def set_content(pdf: pikepdf.Pdf, page: pikepdf.Page, after: bytes) -> None:
     page.obj.Contents = pdf.make_stream(b"q\n" + b"\n".join(s.read_bytes() for s in streams) + b"\nQ\n" + after)
 
 
+def paint_on_top(pdf: pikepdf.Pdf, page: pikepdf.Page, after: bytes, opening: pikepdf.Stream) -> None:
+    """Draw the operators ``after`` on top of ``page`` without touching its content: ``/Contents``
+    becomes ``[opening, <its streams>, "Q" + after]``, ``opening`` being one ``q`` stream the caller
+    makes once for ``pdf`` (``pdf.make_stream(b"q\n")``) and shares between pages. ISO 32000-1 §7.8.2
+    reads the array as one content stream, so this draws what :func:`set_content` draws (qpdf's
+    overlays wrap pages the same way), but the page's own streams stay as they are, still encoded
+    and read from the file at the save, instead of decoded and held whole in memory for the deck."""
+    body = page.obj.get("/Contents")
+    streams = list(body) if isinstance(body, pikepdf.Array) else [body] if body is not None else []
+    page.obj.Contents = Array([opening, *streams, pdf.make_stream(b"\nQ\n" + after)])
+
+
 def save_bytes(pdf: pikepdf.Pdf) -> bytes:
     """``pdf`` saved deterministically (fixed /ID, no object streams, new streams Flate-compressed)."""
     buf = io.BytesIO()

@@ -156,8 +156,9 @@ def operator_problems(owner) -> tuple[str, ...]:
     """RGB colour operators and malformed ``cs``/``CS`` operators in the content of ``owner`` (a page or a
     form XObject), as messages (empty when none), memoised by content (:data:`OPERATOR_VERDICTS`).
 
-    A single content stream :func:`plainly_conforming` clears is not parsed; any other is parsed
-    with pikepdf (:func:`parse_for_problems`).
+    A content (one stream, or an array of streams joined by a new line as qpdf's parser joins them)
+    that :func:`plainly_conforming` clears is not parsed; any other is parsed with pikepdf
+    (:func:`parse_for_problems`).
     """
     streams = content_streams(owner)
     raw_key = None if _unfiltered(streams) else _raw_digest(streams)
@@ -167,7 +168,9 @@ def operator_problems(owner) -> tuple[str, ...]:
     decoded_key = _decoded_digest(decoded) if decoded is not None else None
     verdict = OPERATOR_VERDICTS.get(decoded_key) if decoded_key is not None else None
     if verdict is None:
-        plain = decoded is not None and len(decoded) == 1 and plainly_conforming(decoded[0])
+        # An array of streams is one content stream (ISO 32000-1 §7.8.2: split only between tokens);
+        # joined by a new line as qpdf's parser joins them.
+        plain = decoded is not None and plainly_conforming(b"\n".join(decoded))
         verdict = () if plain else parse_for_problems(owner)
     for key in (raw_key, decoded_key):
         if key is not None:

@@ -35,7 +35,7 @@ from engine.registry import declare
 from engine.units import PT_PER_MM, mm_to_pt, pt_to_mm
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import CardLayout, load_layout
-from pipeline.render.formpages import CardPages, CardPdfError, page_boxes, set_content
+from pipeline.render.formpages import CardPages, CardPdfError, page_boxes, paint_on_top
 from pipeline.render.pagelabels import labels_of
 from pipeline.render.pdfpaths import circle_operators
 from pipeline.render.pdfx import FOGRA39, OutputCondition, finish
@@ -242,10 +242,11 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
     with pdf:
         if len(pdf.pages) != len(braille.pages):
             raise TactileError(f"{braille_pdf} has {len(braille.pages)} pages, {print_pdf} {len(pdf.pages)}: they must match page for page")
+        opening = pdf.make_stream(b"q\n")
         for i, page in enumerate(pdf.pages):
             if not page_boxes(page).same_as(braille.boxes[i]):
                 raise TactileError(f"page {i + 1} of {braille_pdf} has other page boxes than page {i + 1} of {print_pdf}")
-            set_content(pdf, page, braille.paint(pdf, page, i))  # the plate on top, clipped to its BleedBox
+            paint_on_top(pdf, page, braille.paint(pdf, page, i), opening)  # the plate on top, clipped to its BleedBox
         braille.release()  # the forms' data is the merged file's own (pikepdf copies it): free the layer's pages before the save
         register_ocgs(pdf)  # list the braille pages' OCG in the merged file; optional content makes it PDF/X-4
         return finish(pdf, path, f"{title} with the braille plate", labels,  # no save and re-parse between
