@@ -149,7 +149,7 @@ class CardPages:
         it reaches them from the trailer and writes only those it reaches). The result is the caller's: it
         calls :meth:`release` once it is written and closed; until then every form is made in it.
         """
-        pdf, count = self.pdf, self.count
+        pdf = self.pdf
         self.pages  # the card pages, listed before they leave the page tree
         with other:
             root, tree = pdf.Root, pdf.Root.Pages
@@ -160,9 +160,12 @@ class CardPages:
             for key, value in other.Root.items():
                 if key != "/Pages":
                     root[key] = pdf.copy_foreign(value) if value.is_indirect else _copied(pdf, other, value)
+            # The card pages out first, last to first: qpdf's removePage of the last page is O(1), while
+            # `del pages[:count]` after the appends took each from the front (10,000 cards: 11 s a file).
+            for page in reversed(self.pages):
+                pdf.pages.remove(page)
             for page in other.pages:
                 pdf.pages.append(page)
-            del pdf.pages[:count]
             pdf.trailer.ID = _copied(pdf, other, other.trailer.ID)
         return pdf
 
