@@ -150,3 +150,38 @@ def test_a_build_interrupted_after_one_game_was_swapped_in_reports_that_games_ne
     assert any(f.startswith("dice/") for f in after["mini"]["files"])
     assert after["mini"]["files"] == [e["path"] for e in manifest["files"]] != before["mini"]["files"]
     assert after["other"] == before["other"] and not list(out.glob(".staging-*"))
+
+
+def test_a_previous_build_whose_deletion_is_cut_short_is_still_known_and_finished(tmp_path, monkeypatch):
+    # commit() deletes the previous build after the swap; a Ctrl-C inside that deletion left a
+    # `.old-<game>-<pid>` folder that the next build ignored once its manifest was gone (rmtree reaches
+    # manifest.json third). remove_build deletes the manifest last, and recover() finishes the job
+    # (found by a new-user try: `.old-enchant2-3847` with 281 of 282 files left after Ctrl-C).
+    import shutil
+
+    from pipeline.build import outputdir
+
+    out = tmp_path / "out"
+    runner.run_build([str(GAMES / "mini")], BuildSettings(out_dir=str(out), only=("emboss",)))
+    old = out / ".old-mini-4242"
+    shutil.copytree(out / "mini", old)
+    real, calls = os.unlink, []
+
+    def cut_short(path, *args, **kwargs):
+        calls.append(path)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", cut_short)
+    with pytest.raises(KeyboardInterrupt):
+        outputdir.remove_build(old)
+    monkeypatch.undo()
+    assert (old / "manifest.json").is_file() and not any(str(c).endswith("manifest.json") for c in calls)
+    husk, theirs = out / ".old-mini-77", out / ".old-notes"
+    husk.mkdir()
+    theirs.mkdir()
+    (theirs / "mine.txt").write_text("not deckpress's")
+    outputdir.recover(out)
+    assert not old.exists() and not husk.exists()
+    assert (theirs / "mine.txt").read_text() == "not deckpress's" and (out / "mini" / "manifest.json").is_file()

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
 
 from pipeline.common.files import OutputError
-from pipeline.common.ownership import STAGING_MARK, check_overwrite, read_build_manifest, refuse_card_data, refuse_foreign
+from pipeline.common.ownership import MANIFEST, STAGING_MARK, check_overwrite, read_build_manifest, refuse_card_data, refuse_foreign
 
 LOCK_NAME = ".deckpress.lock"
 
@@ -66,20 +67,53 @@ def commit(staging: Path, final: Path) -> None:
     if final.exists():
         os.rename(final, old)
     os.rename(staging, final)
-    shutil.rmtree(old, ignore_errors=True)
+    remove_build(old)
+
+
+#: What commit() names a previous build while it swaps the new one in: ``.old-<game id>-<pid>``.
+_OLD_NAME = re.compile(r"\.old-[a-z0-9]+(?:-[a-z0-9]+)*-[0-9]+")
+
+
+def remove_build(folder: Path) -> None:
+    """Delete a previous build's folder with its manifest last, so a deletion cut short (Ctrl-C, a
+    kill) leaves a folder :func:`recover` still knows as deckpress's (by the manifest) and finishes;
+    only an empty folder can be left without it, which :func:`recover` removes too. Missing: a no-op."""
+    try:
+        entries = list(os.scandir(folder))
+    except FileNotFoundError:
+        return
+    for entry in entries:
+        if entry.name == MANIFEST:
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+        else:
+            try:
+                os.unlink(entry.path)
+            except FileNotFoundError:
+                pass
+    (folder / MANIFEST).unlink(missing_ok=True)
+    try:
+        folder.rmdir()
+    except OSError:
+        pass  # not empty (something was added meanwhile) or gone: recover() looks again
 
 
 def recover(out_dir: Path) -> None:
-    """Clean up after a killed build: restore a previous build caught mid-swap, drop staging
-    folders. Only folders deckpress made are touched (a build manifest, or the staging mark)."""
+    """Clean up after a killed build: restore a previous build caught mid-swap, finish the deletion
+    of a previous build cut short (:func:`remove_build`), drop staging folders. Only folders deckpress
+    made are touched (a build manifest, or the staging mark); an empty ``.old-*`` folder is removed."""
     for old in out_dir.glob(".old-*"):
+        if _OLD_NAME.fullmatch(old.name) and old.is_dir() and not old.is_symlink() and not any(old.iterdir()):
+            old.rmdir()  # the husk of a remove_build() cut short after its manifest went
+            continue
         if not old.is_dir() or old.is_symlink() or read_build_manifest(old) is None:
             continue
         game = old.name[len(".old-"):].rsplit("-", 1)[0]
         if not (out_dir / game).exists():
             os.rename(old, out_dir / game)
         else:
-            shutil.rmtree(old, ignore_errors=True)
+            remove_build(old)
     for stale in out_dir.glob(".staging-*"):
         if stale.is_dir() and not stale.is_symlink() and (stale / STAGING_MARK).is_file():
             shutil.rmtree(stale, ignore_errors=True)

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from engine.findings import Finding, exit_code, sort_key
 from pipeline.build import statcache, yamlfacts
 from pipeline.build.manifest import build_key, game_id_of, is_current, versions, write_manifest
-from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable
+from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable, recover
 from pipeline.build.report import GameOutcome, cached_outcome, failed_outcome, write_report
 from pipeline.build.settings import BuildSettings
 from pipeline.build.stages import stages_to_run
@@ -269,6 +269,7 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
                 built = build_in_parallel(build_or_fail, stale, settings, progress, workers)
         except BaseException:  # Ctrl-C: killed workers leave their staging folders behind
             _remove_staging(out_dir)
+            recover(out_dir)  # and one caught in its swap a previous build half deleted (.old-<game>-<pid>)
             _report_what_is_there(out_dir, game_dirs, settings)
             raise
         done.update(zip(stale, built))
