@@ -136,22 +136,26 @@ def test_a_build_with_something_to_build_goes_through_typer(game_copy, tmp_path)
     assert code == 2 and "leter" in stderr and "typer" in record[1]
 
 
-@pytest.mark.parametrize("where", ["inside", "beside"])
+@pytest.mark.parametrize("where", ["inside", "beside", "the game"])
 def test_a_reused_build_names_files_as_the_build_did(game_copy, tmp_path, where):
     # The manifest keeps findings with portable names (mini/cards.yaml, sheets/x.pdf); a reused
     # build must print them as the cold build did, so they open from the working directory:
-    # relative when the game is inside it, absolute when beside it (engine.paths.display_path).
+    # relative when the game is inside it, absolute when beside it (engine.paths.display_path),
+    # and from inside the game folder given as "." (whose parent, unresolved, is "." again).
     game = game_copy("mini")
-    cwd = tmp_path if where == "inside" else tmp_path / "elsewhere"
+    cwd, game_arg, out_arg, data, made = {
+        "inside": (tmp_path, "mini", "out", "mini/cards.yaml:", "out/mini/sheets/mini-letter-fronts.pdf:"),
+        "beside": (tmp_path / "elsewhere", str(game), str(tmp_path / "out"), f"{game}/cards.yaml:",
+                   f"{tmp_path}/out/mini/sheets/mini-letter-fronts.pdf:"),
+        "the game": (game, ".", "../out", "cards.yaml:", "../out/mini/sheets/mini-letter-fronts.pdf:"),
+    }[where]
     cwd.mkdir(exist_ok=True)
-    args = ["build", "mini" if where == "inside" else str(game), "--out", "out" if where == "inside" else str(tmp_path / "out"),
-            "--only", "impose", "--paper", "letter", "--verbose", "--quiet"]
+    args = ["build", game_arg, "--out", out_arg, "--only", "impose", "--paper", "letter", "--verbose", "--quiet"]
     run = [sys.executable, "-c", "import sys\nfrom pipeline.cli.app import main\nsys.argv = ['deckpress', *sys.argv[1:]]\nmain()", *args]
     cold, reused = (subprocess.run(run, capture_output=True, text=True, cwd=cwd) for _ in range(2))
     assert cold.returncode == reused.returncode == 0
     assert "== mini: built" in cold.stdout and "== mini: unchanged, reused" in reused.stdout
-    lines = [line for line in cold.stdout.splitlines() if line.startswith(("mini/", "out/", "/"))]
-    data = "mini/cards.yaml:" if where == "inside" else f"{game}/cards.yaml:"
-    made = "out/mini/sheets/mini-letter-fronts.pdf:" if where == "inside" else f"{tmp_path}/out/mini/sheets/mini-letter-fronts.pdf:"
+    named = lambda text: [line for line in text.splitlines() if ": info " in line or ": warning " in line or ": error " in line]
+    lines = named(cold.stdout)
     assert any(line.startswith(data) for line in lines) and any(line.startswith(made) for line in lines)
-    assert [line for line in reused.stdout.splitlines() if line.startswith(("mini/", "out/", "/"))] == lines
+    assert named(reused.stdout) == lines

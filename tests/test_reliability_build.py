@@ -185,3 +185,20 @@ def test_a_previous_build_whose_deletion_is_cut_short_is_still_known_and_finishe
     outputdir.recover(out)
     assert not old.exists() and not husk.exists()
     assert (theirs / "mine.txt").read_text() == "not deckpress's" and (out / "mini" / "manifest.json").is_file()
+
+
+def test_a_game_whose_cards_do_not_read_is_reported_under_its_id_not_its_folders_name(tmp_path, game_copy):
+    # A folder named like another game ("mini") holding a game with id "other" and a broken
+    # cards.yaml: its entry is "other" (game.yaml gave the id), and mini's entry and output stay.
+    out = tmp_path / "out"
+    runner.run_build([str(GAMES / "mini")], BuildSettings(out_dir=str(out), only=("emboss",)))
+    broken = game_copy("mini").rename(tmp_path / "elsewhere")
+    (broken / "game.yaml").write_text((broken / "game.yaml").read_text().replace("id: mini\n", "id: other\n", 1))
+    (broken / "cards.yaml").write_text("cards: [\n")
+    (tmp_path / "x").mkdir()
+    moved = broken.rename(tmp_path / "x" / "mini")
+    (outcome,) = runner.run_build([str(moved)], BuildSettings(out_dir=str(out), only=("emboss",)))
+    assert (outcome.game_id, outcome.status) == ("other", "unreadable")
+    report = json.loads((out / "report.json").read_text())["games"]
+    assert report["mini"]["status"] == "built" and report["other"]["status"] == "unreadable"
+    assert (out / "mini" / "manifest.json").is_file()

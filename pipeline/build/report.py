@@ -100,7 +100,7 @@ def shown_names(game_dir: str | Path, out_folder: str | Path) -> Callable[[str],
     shown ``nu/enchant/game.yaml``), a written file under ``out_folder`` as given (``sheets/x.pdf`` of
     ``nu/out/enchant`` is ``nu/out/enchant/sheets/x.pdf``). A name is the output folder's when the data
     side holds no such file and the output folder does; otherwise the data side's. Absolute names stay."""
-    data_root, out = Path(game_dir).parent, Path(out_folder)
+    data_root, out = Path(game_dir).resolve().parent, Path(out_folder)  # resolved: the parent of "." is "."
     names: dict[str, str] = {}  # a few files for thousands of findings: each looked up once
 
     def name(file: str) -> str:

@@ -70,7 +70,10 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
     try:
         deck = load_game(game_dir)
     except DataError as exc:
-        return GameOutcome(game_dir, Path(game_dir).name, "unreadable" if exc.unreadable else "stopped", exc.findings)
+        # Named by its id when game.yaml gives one (the folder's name could be another game's id,
+        # whose report entry this would replace), else by the folder's name.
+        return GameOutcome(game_dir, game_id_of(Path(game_dir)) or Path(game_dir).name, "unreadable" if exc.unreadable else "stopped",
+                           exc.findings)
     game_id = deck.game.id
     final = out_root / game_id
     printed = run_deck(deck, settings.run)  # what this run prints; the checks see the whole game
@@ -180,7 +183,8 @@ def _run_preflight_and_chains(job: Job, game_id: str, report: Progress, names: l
     except BaseException:
         pool.abandon()
         raise
-    report(game_id, parallel_label(sum(len(g) for g in groups)))  # the chains run at once: no one stage is "the" stage
+    chained = [n for g in groups for n in g]  # they run at once: no one stage is "the" stage
+    report(game_id, parallel_label(len(chained)) if len(chained) > 1 else chained[0]) if chained else None
     job.findings += filter_findings(pool.finish(job), keep, job.game_deck)
     return job.findings
 
