@@ -202,3 +202,26 @@ def test_a_game_whose_cards_do_not_read_is_reported_under_its_id_not_its_folders
     report = json.loads((out / "report.json").read_text())["games"]
     assert report["mini"]["status"] == "built" and report["other"]["status"] == "unreadable"
     assert (out / "mini" / "manifest.json").is_file()
+
+
+def test_a_failed_rebuild_reports_the_previous_output_that_stands(tmp_path, monkeypatch):
+    # A full disk on a rebuild: the previous output stays, so report.json keeps its counts, files and
+    # findings under status failed with the error, which names the file where it would have been (the
+    # staging folder is gone); with no previous output the line says nothing was written.
+    out = tmp_path / "out"
+    runner.run_build([str(GAMES / "mini")], BuildSettings(out_dir=str(out), only=("emboss",)))
+    before = json.loads((out / "report.json").read_text())["games"]["mini"]
+
+    def full(game_dir, settings, progress=None):
+        raise OSError(28, "No space left on device", str(out / ".staging-mini-4242" / "print" / "mini-fronts.pdf"))
+
+    monkeypatch.setattr(runner, "build_game", full)
+    (outcome,) = runner.run_build([str(GAMES / "mini")], BuildSettings(out_dir=str(out), only=("emboss", "dice")))
+    after = json.loads((out / "report.json").read_text())["games"]["mini"]
+    assert after["status"] == "failed" and after["error"] == f"No space left on device: {out / 'mini' / 'print' / 'mini-fronts.pdf'}"
+    assert {k: after[k] for k in ("files", "unique_cards", "findings")} == {k: before[k] for k in ("files", "unique_cards", "findings")}
+    from pipeline.cli.unchanged import summary_line
+
+    assert summary_line(outcome).startswith("== mini: FAILED, previous output kept; run box: 4 unique cards, 8 printed")
+    (first,) = runner.run_build([str(GAMES / "mini")], BuildSettings(out_dir=str(tmp_path / "new")))
+    assert summary_line(first).startswith("== mini: FAILED, nothing written; run box: 0 unique cards")

@@ -120,7 +120,25 @@ def build_or_fail(game_dir: str, settings: BuildSettings, progress: Progress | N
     try:
         return build_game(game_dir, settings, progress)
     except Exception as exc:  # the game's staging folder is gone (build_game's finally); the previous output stands
-        return failed_outcome(game_dir, exc, game_id_of(Path(game_dir)))
+        return _failed_over_previous(failed_outcome(game_dir, exc, game_id_of(Path(game_dir))), settings)
+
+
+def _failed_over_previous(failed: GameOutcome, settings: BuildSettings) -> GameOutcome:
+    """A failed game's outcome as the output folder then is: the previous build's counts, files and
+    findings (read from its manifest, status failed, with the error) when it stands, else ``failed``;
+    the error names the file it could not write where it would have been, not in the staging folder
+    (``.staging-<game>-<pid>``, gone by now)."""
+    import dataclasses
+    import re
+
+    from pipeline.build.manifest import read_manifest
+
+    error = re.sub(rf"\.staging-{re.escape(failed.game_id)}-[0-9]+", failed.game_id, failed.error)
+    folder = Path(settings.out_dir) / failed.game_id
+    previous = read_manifest(folder) if folder.is_dir() else None
+    if previous is None or "files" not in previous:
+        return dataclasses.replace(failed, error=error)
+    return dataclasses.replace(cached_outcome(failed.game_dir, failed.game_id, previous, folder), status="failed", error=error)
 
 
 def _relocated(findings: list[Finding], staging: Path, final: Path) -> list[Finding]:

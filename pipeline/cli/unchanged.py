@@ -186,7 +186,8 @@ STATUS_LABELS = {"built": "built", "cached": "unchanged, reused", "stopped": "ST
 
 def summary_line(o) -> str:
     """The one line per game: status, print run, counts, and whether its press files are a draft."""
-    line = (f"== {o.game_id}: {STATUS_LABELS[o.status]}; run {o.run}: {o.cards} unique cards, {o.copies} printed, "
+    label = "FAILED, nothing written" if o.status == "failed" and not o.files else STATUS_LABELS[o.status]
+    line = (f"== {o.game_id}: {label}; run {o.run}: {o.cards} unique cards, {o.copies} printed, "
             f"{o.provisional} provisional, {o.placeholder_faces} faces print placeholder art")
     if o.status in ("built", "cached"):
         line += "; release press files" if o.release else "; DRAFT - not for press"
