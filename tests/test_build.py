@@ -282,9 +282,17 @@ def test_report_keeps_games_built_earlier(tmp_path, game_copy):
     assert report["counts"]["warning"] == sum(g["counts"]["warning"] for g in report["games"].values())
 
 
-def test_out_must_name_a_folder(mini_dir):
-    result = runner.invoke(app, ["build", str(mini_dir), "--out", ""])
-    assert result.exit_code == 2 and "give an output folder" in result.output
+@pytest.mark.parametrize("out", ["", ".", "./"])
+def test_out_must_name_a_folder(mini_dir, out):
+    result = runner.invoke(app, ["build", str(mini_dir), "--out", out])
+    assert result.exit_code == 2 and "--out must name an output folder of its own, not the working directory" in result.output
+
+
+def test_an_out_that_is_a_file_is_one_line_without_an_errno(mini_dir, tmp_path):
+    (tmp_path / "cold.txt").write_text("mine")
+    result = runner.invoke(app, ["build", str(mini_dir), "--out", str(tmp_path / "cold.txt")])
+    assert result.exit_code == 2 and (tmp_path / "cold.txt").read_text() == "mine"
+    assert result.output.strip() == f"deckpress: cannot write to {tmp_path / 'cold.txt'}: it is a file, not a folder"
 
 
 def test_a_game_id_that_is_no_slug_never_names_an_output_folder(tmp_path, game_copy):

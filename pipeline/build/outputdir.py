@@ -136,7 +136,8 @@ class OutputLock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.fh = open(self.path, "a+")
         except OSError as exc:
-            raise OutputError(exc.errno, f"cannot write to {self.path.parent}: {exc.strerror}", str(self.path.parent)) from None
+            why = "it is a file, not a folder" if self.path.parent.exists() and not self.path.parent.is_dir() else exc.strerror
+            raise OutputError(exc.errno, f"cannot write to {self.path.parent}: {why}", str(self.path.parent)) from None
         try:
             # A POSIX record lock belongs to this process alone: forked workers do not
             # inherit it, so a killed build releases it at once, whatever its children do.

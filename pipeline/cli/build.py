@@ -19,7 +19,7 @@ def _game_dirs_or_exit(game_dirs: list[Path] | None, out_dir: Path, rulebook: Pa
     from engine.paths import find_games
 
     if str(out_dir) in ("", "."):
-        fail("give an output folder with --out (default: output)")
+        fail("--out must name an output folder of its own, not the working directory (default: output)")
     dirs = [str(d) for d in (game_dirs or find_games(Path("carddata")))]
     if not dirs:
         fail("no game folders given and none found in carddata/")

@@ -72,7 +72,7 @@ def _refuse_empty_out(value: Optional[Path]) -> Optional[Path]:
     from pipeline.common.ownership import ForeignOutput, refuse_card_data
 
     if value is not None and str(value) in ("", "."):
-        fail("give an output folder with --out (or leave --out out for the default)")
+        fail("--out must name an output folder of its own, not the working directory (or leave --out out for the default)")
     if value is not None:
         with exit_on(ForeignOutput):
             refuse_card_data(value)
