@@ -282,6 +282,13 @@ def test_report_keeps_games_built_earlier(tmp_path, game_copy):
     assert report["counts"]["warning"] == sum(g["counts"]["warning"] for g in report["games"].values())
 
 
+@pytest.mark.parametrize("only", ["", " , "])
+def test_an_only_that_names_no_stage_is_refused_not_a_full_build(mini_dir, tmp_path, only):
+    # An empty shell variable (--only "$STAGES") built every stage; it names none, so it is refused.
+    result = runner.invoke(app, ["build", str(mini_dir), "--out", str(tmp_path / "out"), "--only", only])
+    assert result.exit_code == 2 and "--only names no stage" in result.output and not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("out", ["", ".", "./"])
 def test_out_must_name_a_folder(mini_dir, out):
     result = runner.invoke(app, ["build", str(mini_dir), "--out", out])

@@ -64,7 +64,7 @@ def test_the_option_table_is_the_typer_commands():
     ["build", "carddata/enchant/", "--out", "out", "-q"],
     ["build", "--out=o", "carddata/enchant", "--paper", "a4,letter", "--paper", "sra3", "--only", "print, emboss", "--strict", "--no-strict"],
     ["build", "--back-offset", "0.5mm, 1mm", "--run", "combined", "--target", "gracol", "--geometry", "spec800", "--force", "-v", "--verify"],
-    ["build", "--profile", "x", "--spot", "Spot 1", "--uv-printer", "arizona", "--release", "--out", "a", "--out", "b", "--only="],
+    ["build", "--profile", "x", "--spot", "Spot 1", "--uv-printer", "arizona", "--release", "--out", "a", "--out", "b"],
 ])
 def test_settings_are_the_typer_commands(args, monkeypatch):
     import pipeline.build.runner as runner
@@ -86,6 +86,7 @@ def test_settings_are_the_typer_commands(args, monkeypatch):
 @pytest.mark.parametrize("args", [
     ["check", "x"], ["build", "--help"], ["build", "--outt", "x"], ["build", "-qv"], ["build", "--", "x"],
     ["build", "--back-offset", "-1mm,0mm"], ["build", "--out"], ["build", "--rulebook", "r.txt"], ["build", "--strict=1"],
+    ["build", "--only="], ["build", "--only", " , "],  # names no stage: the typer command refuses it
 ])
 def test_a_command_line_it_does_not_read_exactly_is_typers(args):
     assert unchanged.parse(args) is None or unchanged.settings_of(unchanged.parse(args)) is None

@@ -13,6 +13,17 @@ from pipeline.cli.common import back_offset_or_exit, err, exit_on, fail, print_s
 from pipeline.cli.plain import write_line
 from pipeline.cli.unchanged import summary_line
 
+
+def _stages_named(only: str | None) -> tuple[str, ...] | None:
+    """``--only`` as stage names (None: every stage); exit 2 when it is given but names none
+    (``--only ""``, an empty shell variable), which would otherwise build everything."""
+    if only is None:
+        return None
+    names = tuple(split_codes([only]))
+    if not names:
+        fail("--only names no stage: give stage names separated by commas, or leave --only out for every stage")
+    return names
+
 def _game_dirs_or_exit(game_dirs: list[Path] | None, out_dir: Path, rulebook: Path | None) -> list[str]:
     """The game folders to build (default: every game in carddata/); exit 2 for an empty ``--out``,
     no game at all, or a ``--rulebook`` that is unreadable or given with more than one game."""
@@ -84,7 +95,7 @@ def build(
         geometry=geometry,
         strict=strict,
         force=force,
-        only=tuple(split_codes([only])) if only else None,
+        only=_stages_named(only),
         rulebook=str(rulebook) if rulebook else None,
         run=run,
         release=release,

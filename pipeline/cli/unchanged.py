@@ -93,7 +93,9 @@ def settings_of(params: dict):
     offset = tuple(v.strip() for v in params["back_offset"].split(","))
     if not dirs or params["run"] not in RUNS or (params["release"] and params["force"]) or len(offset) != 2 or params["target"] not in known_targets:
         return None
-    only = _codes([params["only"]]) if params["only"] else None
+    only = _codes([params["only"]]) if params["only"] is not None else None
+    if only == ():
+        return None  # --only "": the typer command refuses it
     return dirs, BuildSettings(
         back_offset=offset, out_dir=out_dir, papers=_codes(params["paper"]) or BuildSettings.papers, profile=params["profile"],
         spot=params["spot"], uv_printer=params["uv_printer"], geometry=params["geometry"], strict=params["strict"],
