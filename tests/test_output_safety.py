@@ -65,6 +65,16 @@ def test_a_game_folder_holding_foreign_files_is_not_replaced(tmp_path):
     assert f"refusing to replace {out / 'mini'}: it holds files deckpress did not write (notes.txt, print/other-tool.pdf)" in result.output
     assert _tree(out / "mini") == before
     assert not list(out.glob(".staging-*")) and not list(out.glob(".old-*"))
+    # Nothing of deckpress's is left in a folder it never wrote to: no lock file either, whether the
+    # typer command or the whole program (its unchanged-build shortcut first) refused it.
+    assert sorted(p.name for p in out.iterdir()) == ["mini"]
+    import subprocess
+    import sys
+
+    main = "import sys\nfrom pipeline.cli.app import main\nsys.argv = ['deckpress', *sys.argv[1:]]\nmain()"
+    proc = subprocess.run([sys.executable, "-c", main, "build", str(GAMES / "mini"), "--out", str(out), "--quiet"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "refusing to replace" in proc.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["mini"] and _tree(out / "mini") == before
 
 
 def test_a_file_dropped_into_a_build_stops_the_next_build_and_survives(tmp_path):

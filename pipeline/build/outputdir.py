@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from pipeline.common.files import OutputError
-from pipeline.common.ownership import MANIFEST, STAGING_MARK, check_overwrite, read_build_manifest, refuse_card_data, refuse_foreign
+from pipeline.common.ownership import MANIFEST, STAGING_MARK, ForeignOutput, check_overwrite, read_build_manifest, refuse_card_data, refuse_foreign
 
 LOCK_NAME = ".deckpress.lock"
 
@@ -129,11 +129,13 @@ class OutputLock:
     def __init__(self, out_dir: Path) -> None:
         self.path = out_dir / LOCK_NAME
         self.fh = None
+        self.made = False  # whether this lock made the lock file (a folder deckpress never wrote to)
 
     def __enter__(self) -> OutputLock:
         refuse_card_data(self.path.parent)  # before the lock file is made there
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.made = not self.path.exists()
             self.fh = open(self.path, "a+")
         except OSError as exc:
             why = "it is a file, not a folder" if self.path.parent.exists() and not self.path.parent.is_dir() else exc.strerror
@@ -149,7 +151,12 @@ class OutputLock:
         recover(self.path.parent)
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, exc_type, *exc) -> None:
+        if self.made and exc_type is not None and issubclass(exc_type, ForeignOutput):
+            # Refused before anything was written (another's files are in the way): take back the
+            # lock file this build left in a folder deckpress had never written to, while it still
+            # holds the lock; a build that waits for it would be refused by the same files.
+            self.path.unlink(missing_ok=True)
         fcntl.lockf(self.fh, fcntl.LOCK_UN)
         self.fh.close()
 

@@ -314,8 +314,8 @@ def reuse_all(game_dirs: list[str], settings: BuildSettings, progress: Progress 
     """
     out_dir = Path(settings.out_dir)
     game_dirs = _checked_dirs(game_dirs, settings)
-    if not out_dir.is_dir():
-        return None
+    if not out_dir.is_dir() or not all(_has_manifest(out_dir, d) for d in game_dirs):
+        return None  # some game was never built here: the full build takes the lock (no lock file made for nothing)
     with OutputLock(out_dir):
         probe_writable(out_dir)
         outcomes = []
@@ -333,6 +333,12 @@ def reuse_all(game_dirs: list[str], settings: BuildSettings, progress: Progress 
         check_targets(out_dir, [])
         write_report(out_dir, outcomes)
     return outcomes
+
+
+def _has_manifest(out_dir: Path, game_dir: str) -> bool:
+    """Whether ``out_dir`` holds a build manifest for the game in ``game_dir`` (a file test, no lock: a hint only)."""
+    game_id = game_id_of(Path(game_dir))
+    return game_id is not None and (out_dir / game_id / "manifest.json").is_file()
 
 
 def _checked_dirs(game_dirs: list[str], settings: BuildSettings) -> list[str]:
