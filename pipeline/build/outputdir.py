@@ -88,10 +88,7 @@ def remove_build(folder: Path) -> None:
         if entry.is_dir(follow_symlinks=False):
             shutil.rmtree(entry.path, ignore_errors=True)
         else:
-            try:
-                os.unlink(entry.path)
-            except FileNotFoundError:
-                pass
+            Path(entry.path).unlink(missing_ok=True)
     (folder / MANIFEST).unlink(missing_ok=True)
     try:
         folder.rmdir()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from engine.findings import Finding, exit_code, sort_key
 from pipeline.build import statcache, yamlfacts
-from pipeline.build.manifest import build_key, game_id_of, is_current, versions, write_manifest
+from pipeline.build.manifest import build_key, game_id_of, is_current, read_manifest, versions, write_manifest
 from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable, recover
 from pipeline.build.report import GameOutcome, cached_outcome, failed_outcome, write_report
 from pipeline.build.settings import BuildSettings
@@ -128,11 +129,6 @@ def _failed_over_previous(failed: GameOutcome, settings: BuildSettings) -> GameO
     findings (read from its manifest, status failed, with the error) when it stands, else ``failed``;
     the error names the file it could not write where it would have been, not in the staging folder
     (``.staging-<game>-<pid>``, gone by now)."""
-    import dataclasses
-    import re
-
-    from pipeline.build.manifest import read_manifest
-
     error = re.sub(rf"\.staging-{re.escape(failed.game_id)}-[0-9]+", failed.game_id, failed.error)
     folder = Path(settings.out_dir) / failed.game_id
     previous = read_manifest(folder) if folder.is_dir() else None
