@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.build import runner
+from pipeline.cli.unchanged import summary_line
 from pipeline.build.settings import BuildSettings
 from tests.conftest import CARDDATA, GAMES
 
@@ -202,6 +203,11 @@ def test_a_game_whose_cards_do_not_read_is_reported_under_its_id_not_its_folders
     report = json.loads((out / "report.json").read_text())["games"]
     assert report["mini"]["status"] == "built" and report["other"]["status"] == "unreadable"
     assert (out / "mini" / "manifest.json").is_file()
+    # No deck was loaded, so nothing is counted: null card counts and a line without counts
+    # (0 unique cards would read as an empty game); mini's counts are its deck's.
+    assert [report["other"][k] for k in ("unique_cards", "printed_cards", "provisional_cards", "placeholder_art_faces")] == [None] * 4
+    assert report["other"]["counts"] == {"error": 1, "warning": 0, "info": 0} and report["mini"]["unique_cards"] == 4
+    assert summary_line(outcome) == "== other: could not read, nothing built"
 
 
 def test_a_failed_rebuild_reports_the_previous_output_that_stands(tmp_path, monkeypatch):

@@ -156,16 +156,18 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
         dicts = o.finding_dicts if o.status == "cached" else None
         if out_dir is not None and dicts is None:
             items, dicts = portable_findings(items, o.game_dir, (out_dir / o.game_id,)), None
+        # An unreadable game has no deck to count: its card counts are null, not 0 (an empty game).
+        known = (lambda n: None) if o.status == "unreadable" else (lambda n: n)
         folder = Path(os.path.relpath(Path(o.game_dir).resolve(), out_dir.resolve())).as_posix() if out_dir is not None else o.game_dir
         games[o.game_id] = {
             "folder": folder,
             "status": o.status,
             "forced": o.forced,
             **({"error": o.error} if o.error else {}),
-            "unique_cards": o.cards,
-            "printed_cards": o.copies,
-            "provisional_cards": o.provisional,
-            "placeholder_art_faces": o.placeholder_faces,
+            "unique_cards": known(o.cards),
+            "printed_cards": known(o.copies),
+            "provisional_cards": known(o.provisional),
+            "placeholder_art_faces": known(o.placeholder_faces),
             "run": o.run,
             "release": o.release,
             "counts": counts(items),
