@@ -26,62 +26,63 @@ from typing import Iterator
 
 from engine.checks.textscan import built, indexes_with, lines_with, paragraphs_with, scanned, sentence_at, sentence_of, sentence_spans, sentences_in, window_map, windows
 from engine.gcpause import collector_paused
+from engine.lazypattern import lazy_compile
 from engine.rulebook import NUMBER, Line, Rulebook, to_int
 
 __all__ = ["sentence_of", "sentence_spans"]  # re-exported: the checks read sentences through claims
 
 _F = re.I
 _SUBJ = r"(?P<subj>(?:[\w’'×”\"-]+\s+){0,3}?)"
-_COPIES_OF_UNIQUE = re.compile(rf"\b(?P<copies>{NUMBER})x?\s+cop(?:y|ies)\s+(?:each\s+)?of\s+(?P<unique>{NUMBER})\s+unique\s+{_SUBJ}cards?\b", _F)
-_UNIQUE = re.compile(rf"\b(?P<n>{NUMBER})\s+unique\s+{_SUBJ}cards?\b", _F)
-_PER_CLASS = re.compile(rf"\b(?P<n>{NUMBER})\s+cards\s+(?:per|(?:in|for|of)\s+(?:each|every))\s+(?:class|faction)\b", _F)
-_EACH_CONTAINS = re.compile(
+_COPIES_OF_UNIQUE = lazy_compile(rf"\b(?P<copies>{NUMBER})x?\s+cop(?:y|ies)\s+(?:each\s+)?of\s+(?P<unique>{NUMBER})\s+unique\s+{_SUBJ}cards?\b", _F)
+_UNIQUE = lazy_compile(rf"\b(?P<n>{NUMBER})\s+unique\s+{_SUBJ}cards?\b", _F)
+_PER_CLASS = lazy_compile(rf"\b(?P<n>{NUMBER})\s+cards\s+(?:per|(?:in|for|of)\s+(?:each|every))\s+(?:class|faction)\b", _F)
+_EACH_CONTAINS = lazy_compile(
     rf"\b(?:each|every|a)\s+(?:class|faction)(?:['’]s)?\s+(?:deck\s+)?(?:should\s+|will\s+|must\s+)?(?:now\s+)?(?:contains?|has|have|holds?|gets?|includes?|comprises?|(?:is|are)\s+made\s+(?:up\s+)?of|consists?\s+of|is|are)\s+(?:now\s+)?(?:a\s+total\s+of\s+)?(?P<n>{NUMBER})\s+cards\b",
     _F,
 )
 _TOTALS = (
-    re.compile(rf"\b(?P<n>{NUMBER})\s+total\s+{_SUBJ}cards\b", _F),
-    re.compile(rf"\btotal\s+of\s+(?P<n>{NUMBER})\s+{_SUBJ}cards\b(?!\s+(?:per|in\s+each|for\s+each)\b)", _F),
-    re.compile(rf"\(all\s+(?P<n>{NUMBER})\s+{_SUBJ}cards\)", _F),
-    re.compile(rf"\bconsists?\s+of\s+(?P<n>{NUMBER})\s+{_SUBJ}cards\b", _F),
+    lazy_compile(rf"\b(?P<n>{NUMBER})\s+total\s+{_SUBJ}cards\b", _F),
+    lazy_compile(rf"\btotal\s+of\s+(?P<n>{NUMBER})\s+{_SUBJ}cards\b(?!\s+(?:per|in\s+each|for\s+each)\b)", _F),
+    lazy_compile(rf"\(all\s+(?P<n>{NUMBER})\s+{_SUBJ}cards\)", _F),
+    lazy_compile(rf"\bconsists?\s+of\s+(?P<n>{NUMBER})\s+{_SUBJ}cards\b", _F),
 )
-_ITEM_CARDS = re.compile(r"^(?P<n>\d+)x?\s+" + _SUBJ + r"cards?\b", _F)
-_ITEM_NOUN = re.compile(r"^(?P<n>\d+)x?\s+(?P<subj>[A-Za-z][\w’' -]*?)\s*(?:[,(:;]|$)")
-_LIST_TOTAL = re.compile(r"^(?:[\w ]+:\s*)?\(?(?P<n>\d+)\s+(?:[\w-]+\s+){0,2}?cards?\)?:?\s*$", _F)
+_ITEM_CARDS = lazy_compile(r"^(?P<n>\d+)x?\s+" + _SUBJ + r"cards?\b", _F)
+_ITEM_NOUN = lazy_compile(r"^(?P<n>\d+)x?\s+(?P<subj>[A-Za-z][\w’' -]*?)\s*(?:[,(:;]|$)")
+_LIST_TOTAL = lazy_compile(r"^(?:[\w ]+:\s*)?\(?(?P<n>\d+)\s+(?:[\w-]+\s+){0,2}?cards?\)?:?\s*$", _F)
 #: "The box holds 26 cards: 8 Coral, 8 Kelp and 8 Shell cards." (a component list in one sentence).
 #: "26 cards: 8 Coral, 8 Kelp and 8 Shell cards", or the items in brackets: "100 cards (30 Ember, ...)".
-_SENTENCE_LIST = re.compile(rf"\b(?P<n>{NUMBER})\s+(?:[\w-]+\s+){{0,2}}?cards\b(?:\s+in\s+(?:all|total))?\s*(?:(?P<colon>:)\s*(?P<items>[^.;:]+)|\(\s*(?P<bracketed>[^.;:()]+)\))", _F)
-_SENTENCE_ITEM = re.compile(rf"^(?:and\s+)?(?P<n>{NUMBER})\s+(?P<what>[A-Za-z][\w’' -]*)$", _F)
-_CONTENTS_HEADING = re.compile(r"\b(?:contents|components|in\s+the\s+box)\b", _F)
+_SENTENCE_LIST = lazy_compile(rf"\b(?P<n>{NUMBER})\s+(?:[\w-]+\s+){{0,2}}?cards\b(?:\s+in\s+(?:all|total))?\s*(?:(?P<colon>:)\s*(?P<items>[^.;:]+)|\(\s*(?P<bracketed>[^.;:()]+)\))", _F)
+_SENTENCE_ITEM = lazy_compile(rf"^(?:and\s+)?(?P<n>{NUMBER})\s+(?P<what>[A-Za-z][\w’' -]*)$", _F)
+_CONTENTS_HEADING = lazy_compile(r"\b(?:contents|components|in\s+the\s+box)\b", _F)
 _DEALS = (
-    re.compile(rf"\bdeal\s+each\s+player\s+(?P<n>{NUMBER})\s+cards\b", _F),
-    re.compile(rf"\beach\s+player\s+(?:should|will|must|shall)\s+(?:now\s+)?(?:have|get|receive|be\s+dealt|hold)\s+(?:a\s+total\s+of\s+)?(?P<n>{NUMBER})\s+cards\b", _F),
-    re.compile(rf"\bdeal\s+(?P<n>{NUMBER})\s+cards\s+(?:to\s+)?each\s+player\b", _F),
-    re.compile(rf"\beach\s+player\s+is\s+dealt\s+(?P<n>{NUMBER})\s+cards\b", _F),
+    lazy_compile(rf"\bdeal\s+each\s+player\s+(?P<n>{NUMBER})\s+cards\b", _F),
+    lazy_compile(rf"\beach\s+player\s+(?:should|will|must|shall)\s+(?:now\s+)?(?:have|get|receive|be\s+dealt|hold)\s+(?:a\s+total\s+of\s+)?(?P<n>{NUMBER})\s+cards\b", _F),
+    lazy_compile(rf"\bdeal\s+(?P<n>{NUMBER})\s+cards\s+(?:to\s+)?each\s+player\b", _F),
+    lazy_compile(rf"\beach\s+player\s+is\s+dealt\s+(?P<n>{NUMBER})\s+cards\b", _F),
 )
-_PLAYER_HEADING = re.compile(r"(?<![-–]\s)(?<![-–])\b(?P<p>\d)[\s-]*players?\b|\bplayers?\s*:\s*(?P<q>\d)\b(?!\s*[-–])", _F)
+_PLAYER_HEADING = lazy_compile(r"(?<![-–]\s)(?<![-–])\b(?P<p>\d)[\s-]*players?\b|\bplayers?\s*:\s*(?P<q>\d)\b(?!\s*[-–])", _F)
 #: "\bx" is written "x(?<!\wx)" (a word start, its first character first), which re finds
 #: three times faster: it skips to the character instead of trying every position.
 _PLAYERS = (
-    re.compile(r"(?P<a>\d(?<!\w\d)\d?)\s*[-–]\s*(?P<b>\d{1,2})\s*[- ]?players?\b", _F),
-    re.compile(r"p(?<!\wp)layers?\s*:\s*(?P<a>\d{1,2})\s*[-–]\s*(?P<b>\d{1,2})\b", _F),
-    re.compile(r"f(?<!\wf)or\s+(?P<a>\d{1,2})\s+to\s+(?P<b>\d{1,2})\s+players\b", _F),
+    lazy_compile(r"(?P<a>\d(?<!\w\d)\d?)\s*[-–]\s*(?P<b>\d{1,2})\s*[- ]?players?\b", _F),
+    lazy_compile(r"p(?<!\wp)layers?\s*:\s*(?P<a>\d{1,2})\s*[-–]\s*(?P<b>\d{1,2})\b", _F),
+    lazy_compile(r"f(?<!\wf)or\s+(?P<a>\d{1,2})\s+to\s+(?P<b>\d{1,2})\s+players\b", _F),
 )
-_CLASS_LIST = re.compile(rf"(?:\b(?P<n>{NUMBER})\s+(?:(?!of\b|{NUMBER}\s)[\w-]+\s+){{0,3}}?)?\b(?:classes|factions|class|faction)\s*:\s*(?P<names>[^.:;]+)", _F)
-_NAME_SPLIT = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*")
-_EACH_CLASS = re.compile(r"\b(?:each|every|per)\s+(?:class|faction)")
-_EACH_PLAYER = re.compile(r"\beach\s+player\b", re.I)
-_WHOLE_GAME = re.compile(r"\b(?:deck|game)\s+total\b|\bin\s+total\b")
-_PER_CLASS_OR_COPIES = re.compile(r"\b(?:per\s+(?:class|faction)|cop(?:y|ies))\b", re.I)
-_PER_CLASS_AFTER = re.compile(r"\s*(?:per|in\s+each|for\s+each)\s+(?:class|faction)", re.I)
-_ITEM_NUMBER = re.compile(r"(\d+)x?\s+(.*)")
+_CLASS_LIST = lazy_compile(rf"(?:\b(?P<n>{NUMBER})\s+(?:(?!of\b|{NUMBER}\s)[\w-]+\s+){{0,3}}?)?\b(?:classes|factions|class|faction)\s*:\s*(?P<names>[^.:;]+)", _F)
+_NAME_SPLIT = lazy_compile(r"\s*(?:,|&|\band\b|\bor\b)\s*")
+_EACH_CLASS = lazy_compile(r"\b(?:each|every|per)\s+(?:class|faction)")
+_EACH_PLAYER = lazy_compile(r"\beach\s+player\b", re.I)
+_WHOLE_GAME = lazy_compile(r"\b(?:deck|game)\s+total\b|\bin\s+total\b")
+_PER_CLASS_OR_COPIES = lazy_compile(r"\b(?:per\s+(?:class|faction)|cop(?:y|ies))\b", re.I)
+_PER_CLASS_AFTER = lazy_compile(r"\s*(?:per|in\s+each|for\s+each)\s+(?:class|faction)", re.I)
+_ITEM_NUMBER = lazy_compile(r"(\d+)x?\s+(.*)")
 #: Fast first tests on the lower-cased text (they start with a literal): "26 cards: …", "classes: …".
-_CARDS_COLON = re.compile(r"cards\b(?:\s+in\s+(?:all|total))?\s*[:(]")
-_CLASSES_COLON = re.compile(r"(?:class|faction)(?:es|s)?\s*:")
+_CARDS_COLON = lazy_compile(r"cards\b(?:\s+in\s+(?:all|total))?\s*[:(]")
+_CLASSES_COLON = lazy_compile(r"(?:class|faction)(?:es|s)?\s*:")
 #: Parts of every match of _PER_CLASS and _CLASS_LIST (same flags), which re finds several times
 #: faster than the whole pattern (it starts with a number, tried at every word): windows without one are skipped.
-_PER_CLASS_NEEDS = re.compile(r"cards\s+(?:per|in|for|of)\s", _F)
-_CLASS_LIST_NEEDS = re.compile(r"(?:class|faction)(?:es|s)?\s*:", _F)
+_PER_CLASS_NEEDS = lazy_compile(r"cards\s+(?:per|in|for|of)\s", _F)
+_CLASS_LIST_NEEDS = lazy_compile(r"(?:class|faction)(?:es|s)?\s*:", _F)
 #: The words every match of each total phrasing holds (its anchor, see engine.checks.textscan).
 _TOTAL_ANCHORS = ("total", "total", "(all", "consist")
 

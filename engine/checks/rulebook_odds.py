@@ -39,38 +39,39 @@ from engine.checks.textscan import DIE_ANCHORS, sentences_in
 from engine.checks.common import at, quote, rulebook_of
 from engine.checks.dice_odds import Event, chance
 from engine.findings import Severity
+from engine.lazypattern import lazy_compile
 from engine.model import Deck
 from engine.registry import Problem, rule
 from engine.rulebook import NUMBER, Rulebook, to_int
 
 #: A die: "D6", "two D6", "2 D6", or the number glued to it, "2D6" (``k``: read only when the game
 #: has that die, so a code like "3D12" in a product name is not taken for three dice).
-_DICE = re.compile(rf"(?:\b(?P<n>{NUMBER})\s+|\b(?P<k>\d{{1,2}})|(?<![\w/]))[dD](?P<f>\d{{1,3}})s?\b", re.I)
-_PERCENT = re.compile(r"(?P<p>\d{1,3}(?:\.(?P<dec>\d+))?)\s*(?:%|per\s*cent\b)", re.I)
+_DICE = lazy_compile(rf"(?:\b(?P<n>{NUMBER})\s+|\b(?P<k>\d{{1,2}})|(?<![\w/]))[dD](?P<f>\d{{1,3}})s?\b", re.I)
+_PERCENT = lazy_compile(r"(?P<p>\d{1,3}(?:\.(?P<dec>\d+))?)\s*(?:%|per\s*cent\b)", re.I)
 _WORDS = {"half": Fraction(1, 2), "a third": Fraction(1, 3), "a quarter": Fraction(1, 4), "one third": Fraction(1, 3), "one quarter": Fraction(1, 4), "two thirds": Fraction(2, 3)}
-_WORD_CHANCE = re.compile(r"\b(?P<w>half|a\s+third|a\s+quarter|one\s+third|one\s+quarter|two\s+thirds)\s+(?:of\s+)?the\s+time\b", re.I)
-_IN = re.compile(rf"\b(?P<a>{NUMBER})\s+(?:times?\s+|chances?\s+)?in\s+(?P<b>{NUMBER})\b", re.I)
-_SLASH = re.compile(r"(?:probability|chance|odds)\s+(?:of\s+|is\s+)?(?P<a>\d+)\s*/\s*(?P<b>\d+)\b", re.I)
+_WORD_CHANCE = lazy_compile(r"\b(?P<w>half|a\s+third|a\s+quarter|one\s+third|one\s+quarter|two\s+thirds)\s+(?:of\s+)?the\s+time\b", re.I)
+_IN = lazy_compile(rf"\b(?P<a>{NUMBER})\s+(?:times?\s+|chances?\s+)?in\s+(?P<b>{NUMBER})\b", re.I)
+_SLASH = lazy_compile(r"(?:probability|chance|odds)\s+(?:of\s+|is\s+)?(?P<a>\d+)\s*/\s*(?P<b>\d+)\b", re.I)
 _N = r"(?<![dD\w])(\d{1,2})(?![\w%])"
-_PAIR = re.compile(rf"{_N}\s+or\s+(?:an?\s+)?{_N}(?!\s+or\s+(?:higher|more|better|above|over|lower|less|below|under))")
-_AT_LEAST = re.compile(rf"{_N}\s+or\s+(?:higher|more|better|above|over)\b|\bat\s+least\s+(?:an?\s+)?{_N}", re.I)
-_AT_MOST = re.compile(rf"{_N}\s+or\s+(?:lower|less|below|under|fewer)\b|\bat\s+most\s+(?:an?\s+)?{_N}", re.I)
-_SINGLE = re.compile(rf"\b(?:roll(?:ing|s)?|getting|get|shows?|showing)\s+(?:of\s+(?:an?\s+)?|an?\s+){_N}", re.I)
-_YOUR = re.compile(r"\b(?:your|a\s+chosen|one\s+chosen|a\s+given|your\s+chosen)\s+number\b", re.I)
-_TRIES = re.compile(rf"\b(?P<n>{NUMBER})\s+(?P<what>chances|tries|attempts|rolls|goes)\b", re.I)
+_PAIR = lazy_compile(rf"{_N}\s+or\s+(?:an?\s+)?{_N}(?!\s+or\s+(?:higher|more|better|above|over|lower|less|below|under))")
+_AT_LEAST = lazy_compile(rf"{_N}\s+or\s+(?:higher|more|better|above|over)\b|\bat\s+least\s+(?:an?\s+)?{_N}", re.I)
+_AT_MOST = lazy_compile(rf"{_N}\s+or\s+(?:lower|less|below|under|fewer)\b|\bat\s+most\s+(?:an?\s+)?{_N}", re.I)
+_SINGLE = lazy_compile(rf"\b(?:roll(?:ing|s)?|getting|get|shows?|showing)\s+(?:of\s+(?:an?\s+)?|an?\s+){_N}", re.I)
+_YOUR = lazy_compile(r"\b(?:your|a\s+chosen|one\s+chosen|a\s+given|your\s+chosen)\s+number\b", re.I)
+_TRIES = lazy_compile(rf"\b(?P<n>{NUMBER})\s+(?P<what>chances|tries|attempts|rolls|goes)\b", re.I)
 #: "Roll the D6 twice: a 6 at least once …" is two tries; "three times in four" is a chance.
-_TWICE = re.compile(r"\b(?:twice|(?P<n>two|three|four|2|3|4)\s+times(?!\s+in\b))\b", re.I)
+_TWICE = lazy_compile(r"\b(?:twice|(?P<n>two|three|four|2|3|4)\s+times(?!\s+in\b))\b", re.I)
 #: The rolls are added: "roll twice and add the rolls", "add them", "the sum", "a total of",
 #: "two D12 rolls add up to 13", "added together".
-_SUM = re.compile(
+_SUM = lazy_compile(
     r"\b(?:sum(?:s|med)?|total(?:s|led|ling)?|add(?:s|ed|ing)?\s+(?:up|them|both|together|"
     r"(?:the|your)\s+(?:two\s+|three\s+|four\s+)?(?:rolls?|results?|dice|numbers?|faces?))\b|add(?:s|ed)?(?=\s*(?:[.:;,]|$)))",
     re.I,
 )
 #: An add that may not be the rolls' ("add 1 to your score"): the reading is uncertain.
-_ADD = re.compile(r"\b(?:add(?:s|ed|ing)?|together)\b", re.I)
+_ADD = lazy_compile(r"\b(?:add(?:s|ed|ing)?|together)\b", re.I)
 #: A sum's value: "add up to 13", "a total of 24", "the sum is 2", "the sum of two rolls is 2".
-_SUM_IS = re.compile(
+_SUM_IS = lazy_compile(
     rf"\b(?:add(?:s|ing)?\s+up\s+to|sums?\s+to|totals?|totall?ing|(?:sum|total)\b[^.,;:]{{0,30}}?\b(?:is|of|comes\s+to))"
     rf"\s+(?:exactly\s+)?(?:an?\s+)?{_N}",
     re.I,
@@ -128,7 +129,7 @@ def _event(sentence: str, faces: int, count: int) -> Event | None:
 
 #: Words that make an impossible number a sign of a misread sentence, not a slip ("roll twice and
 #: the two make 24"); without them "a roll of 7 on the D6" is a slip and is reported.
-_MISREAD_HINTS = re.compile(r"\b(?:twice|times|rolls|sum|total|add\w*|together|combined)\b", re.I)
+_MISREAD_HINTS = lazy_compile(r"\b(?:twice|times|rolls|sum|total|add\w*|together|combined)\b", re.I)
 
 
 def _possible(event: Event) -> bool:

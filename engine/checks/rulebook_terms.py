@@ -25,6 +25,7 @@ from engine.checks.claims import in_contents
 from engine.checks.common import at, rulebook_of
 from engine.checks.textscan import DIE_ANCHORS, lines_with
 from engine.findings import Severity
+from engine.lazypattern import lazy_compile
 from engine.model import Deck
 from engine.registry import Problem, rule
 from engine.rulebook import Line, Rulebook, to_int
@@ -32,19 +33,19 @@ from engine.rulebook import Line, Rulebook, to_int
 # "(?<![\w!’'])(?:(?P<first>[A-Z][a-z]+)[ -])?(?P<last>[A-Z][a-z]+)!(?!!)" written to start with its
 # capital letter (the look-behind follows it), which re skips to instead of trying every position:
 # ``a`` is the first word, ``b`` the second of a two-word term.
-_TERM = re.compile(r"(?P<a>[A-Z](?<![\w!’'][A-Z])[a-z]+)(?:[ -](?P<b>[A-Z][a-z]+))?!(?!!)")
-_DEFINITION = re.compile(r"^[“\"']?(?P<term>[A-Z][A-Za-z]+(?:[ -][A-Z][A-Za-z]+)?)![”\"']?\s*:")
+_TERM = lazy_compile(r"(?P<a>[A-Z](?<![\w!’'][A-Z])[a-z]+)(?:[ -](?P<b>[A-Z][a-z]+))?!(?!!)")
+_DEFINITION = lazy_compile(r"^[“\"']?(?P<term>[A-Z][A-Za-z]+(?:[ -][A-Z][A-Za-z]+)?)![”\"']?\s*:")
 # "[dD](?<![\w/][dD])" is "(?<![\w/])[dD]" written to start with its letter, which re finds fast.
-_DIE = re.compile(r"[dD](?<![\w/][dD])(?P<f>\d{1,3})\b|\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
+_DIE = lazy_compile(r"[dD](?<![\w/][dD])(?P<f>\d{1,3})\b|\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
 # _DIE's two halves, each run on its own (see _dice_in): "D6" needs no re.I (re.I matches no other
 # character to "d"), so re skips to its letter; "six-sided die" is run only on lines that can hold it.
-_DIE_NAME = re.compile(r"[dD](?<![\w/][dD])(?P<f>\d{1,3})\b")
-_DIE_SIDED = re.compile(r"\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
+_DIE_NAME = lazy_compile(r"[dD](?<![\w/][dD])(?P<f>\d{1,3})\b")
+_DIE_SIDED = lazy_compile(r"\b(?P<g>\d{1,3}|four|six|eight|ten|twelve|twenty)[- ]sided\s+(?:die|dice)\b", re.I)
 #: The only characters other than ASCII letters that ``re.IGNORECASE`` matches to an ASCII letter
 #: (found by trying ``re.compile(letter, re.I).fullmatch`` on every code point, CPython 3.11).
 FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
 # "\b(?P<mm>\d+…" written to start with its digit (the look-behind after it is the \b), which re skips to.
-_DIE_SIZE = re.compile(r"(?P<mm>\d(?<!\w\d)\d*(?:\.\d+)?)\s*mm\s+(?:[\w/-]+\s+){0,4}?[dD](?P<f>\d{1,3})\b")
+_DIE_SIZE = lazy_compile(r"(?P<mm>\d(?<!\w\d)\d*(?:\.\d+)?)\s*mm\s+(?:[\w/-]+\s+){0,4}?[dD](?P<f>\d{1,3})\b")
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def _key(term: str) -> str:
 
 
 #: After a "Word!": the sentence runs on (a comma, a colon, a lower-case word), so the word is a term, not an exclamation.
-_RUNS_ON = re.compile(r"[”\"’']?\s*(?:[,;:)]|[a-z])|[”\"’']?\s+[a-z]")
+_RUNS_ON = lazy_compile(r"[”\"’']?\s*(?:[,;:)]|[a-z])|[”\"’']?\s+[a-z]")
 
 
 def term_uses(rb: Rulebook, known: set[str]) -> list[TermUse]:
@@ -110,7 +111,7 @@ def _section_terms(rb: Rulebook) -> set[str]:
     return rb.memo("section_terms", lambda: _find_section_terms(rb))
 
 
-_HEADING_MARKS = re.compile(r"[“”\"‘’'!:]")
+_HEADING_MARKS = lazy_compile(r"[“”\"‘’'!:]")
 
 
 def _find_section_terms(rb: Rulebook) -> set[str]:
@@ -233,7 +234,7 @@ def _die_mentions(rb: Rulebook) -> list[DieMention]:
             section = sections[head.number]
         contents = None
         for m in found:
-            faces = int(m.group("f")) if m.re is _DIE_NAME else to_int(m.group("g"))
+            faces = int(m.group("f")) if m.re is _DIE_NAME.compiled else to_int(m.group("g"))
             if faces is None or faces < 2:
                 continue
             contents = in_contents(rb, ln) if contents is None else contents
@@ -241,7 +242,7 @@ def _die_mentions(rb: Rulebook) -> list[DieMention]:
     return out
 
 
-_COMPARED = re.compile(r"\b(?:identical|similar|like|same\s+as|as\s+in|as\s+with|unlike|than)\b")
+_COMPARED = lazy_compile(r"\b(?:identical|similar|like|same\s+as|as\s+in|as\s+with|unlike|than)\b")
 
 
 def _compared(m: DieMention) -> bool:

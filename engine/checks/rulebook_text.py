@@ -4,8 +4,7 @@ Phrasings read:
 
 - power ranges: "ranging from (numbers) 1 to 11", "power level(s) (of|between) 0-11",
   "numbered 0-9" (a component item: the range of that class);
-- value sets: "letters E, H, L, O", "letters either E, H, L, O, or X", and a bracketed
-  list in a component item "10 Potions, (x2, +6, … -5)";
+- value sets: "letters E, H, L, O", "letters either E, H, L, O, or X", a bracketed list in a component item "10 Potions, (x2, +6, … -5)";
 - braille conventions: "a=1", "aj=10", "the braille letter “j” equals “10”",
   "numbers 10, 11, and 12 are represented by the letters j, k, and l". UEB reads the
   letters a–j after the numeric indicator as the digits 1–9, 0 (UEB Rulebook §6.1), so
@@ -23,6 +22,7 @@ from typing import Iterator
 from engine.checks.common import MAX_RELATED, Referent, at, capped, quote, referents_in, rulebook_of
 from engine.checks.textscan import indexes_with, lines_with, paragraphs_with, windows_at
 from engine.findings import Severity
+from engine.lazypattern import lazy_compile
 from engine.model import Deck
 from engine.registry import Problem, rule
 from engine.rulebook import NUMBER, Line, Paragraph, Rulebook, TocEntry, normalise_title, to_int
@@ -30,25 +30,25 @@ from engine.rulebook_lines import heading_rank
 
 # "\bx" written "x(?<!\wx)": the pattern starts with its letter, which re skips to.
 _RANGES = (
-    re.compile(r"r(?<!\wr)anging\s+from\s+(?:numbers\s+)?(?P<a>\d+)\s*(?:to|through|[-–])\s*(?P<b>\d+)", re.I),
-    re.compile(r"p(?<!\wp)ower\s+levels?\s+(?:of\s+|between\s+|from\s+)?(?P<a>\d+)\s*(?:[-–]|to|through)\s*(?P<b>\d+)", re.I),
+    lazy_compile(r"r(?<!\wr)anging\s+from\s+(?:numbers\s+)?(?P<a>\d+)\s*(?:to|through|[-–])\s*(?P<b>\d+)", re.I),
+    lazy_compile(r"p(?<!\wp)ower\s+levels?\s+(?:of\s+|between\s+|from\s+)?(?P<a>\d+)\s*(?:[-–]|to|through)\s*(?P<b>\d+)", re.I),
     # prose: "power goes from 1 to 9", "Power values run from one to eight", "a power between 1 and 9",
     # "Power values range from 1 up to 10"
-    re.compile(rf"p(?<!\wp)ower\b(?:\s+(?:values?|levels?|numbers?|of\s+a\s+card))?\s+(?:(?:goes|go|runs?|ranges?|is|are|lies|lie)\s+)?(?:from|between)\s+(?P<a>{NUMBER})\s+(?:(?:up\s+)?to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
+    lazy_compile(rf"p(?<!\wp)ower\b(?:\s+(?:values?|levels?|numbers?|of\s+a\s+card))?\s+(?:(?:goes|go|runs?|ranges?|is|are|lies|lie)\s+)?(?:from|between)\s+(?P<a>{NUMBER})\s+(?:(?:up\s+)?to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
     # a clause between: "Power is printed on the card and goes from 2 to 10" (no digit, sentence
     # mark in between, and no die/roll/player/score word: _OTHER_THING, so "power ... the die goes from 1 to 6" is not read)
-    re.compile(rf"p(?<!\wp)ower\b(?P<gap>[^.;:!?\d]{{1,60}}?)\b(?:goes|go|runs?|ranges?|lies|lie)\s+(?:from|between)\s+(?P<a>{NUMBER})\s+(?:(?:up\s+)?to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
+    lazy_compile(rf"p(?<!\wp)ower\b(?P<gap>[^.;:!?\d]{{1,60}}?)\b(?:goes|go|runs?|ranges?|lies|lie)\s+(?:from|between)\s+(?P<a>{NUMBER})\s+(?:(?:up\s+)?to|through|and)\s+(?P<b>{NUMBER})\b", re.I),
 )
-_OTHER_THING = re.compile(r"\b(?:die|dice|rolls?|rolled|players?|points?|scores?|turns?|costs?|decks?|hands?)\b", re.I)
-_NUMBERED = re.compile(r"\bnumbered\s+(?P<a>\d+)\s*(?:[-–]|to)\s*(?P<b>\d+)", re.I)
-_LETTERS = re.compile(r"\bletters\s+(?:either\s+)?(?P<set>[A-Z](?:\s*,\s*(?:(?:or|and)\s+)?[A-Z](?!\w)|\s+(?:or|and)\s+[A-Z](?!\w))+)")
-_VALUE_LIST = re.compile(r"\((?P<vals>[x×+\-−]?\d+(?:\s*,\s*[x×+\-−]?\d+)+)\)")
-_EQUALS = re.compile(r"(?<![\w’'])(?P<l>[a-z]{1,3})\s*=\s*(?P<n>\d{1,3})\b")
-_QUOTED_EQUALS = re.compile(r"[“\"‘'](?P<l>[a-z])[”\"’']?\s+equals\s+[“\"‘']?(?P<n>\d{1,3})")
-_REPRESENTED = re.compile(r"\bnumbers?\s+(?P<ns>\d+(?:\s*,\s*\d+)*,?\s*(?:and\s+)?\d+)\s+are\s+represented\s+by\s+(?:the\s+)?letters\s+(?P<ls>[a-z](?:\s*,\s*[a-z])*,?\s*(?:and\s+)?[a-z])\b", re.I)
-_DIE_HEADING = re.compile(r"(?<![\w/])[dD](?P<f>\d{1,3})\b|\b(?:die|dice)\b", re.I)
+_OTHER_THING = lazy_compile(r"\b(?:die|dice|rolls?|rolled|players?|points?|scores?|turns?|costs?|decks?|hands?)\b", re.I)
+_NUMBERED = lazy_compile(r"\bnumbered\s+(?P<a>\d+)\s*(?:[-–]|to)\s*(?P<b>\d+)", re.I)
+_LETTERS = lazy_compile(r"\bletters\s+(?:either\s+)?(?P<set>[A-Z](?:\s*,\s*(?:(?:or|and)\s+)?[A-Z](?!\w)|\s+(?:or|and)\s+[A-Z](?!\w))+)")
+_VALUE_LIST = lazy_compile(r"\((?P<vals>[x×+\-−]?\d+(?:\s*,\s*[x×+\-−]?\d+)+)\)")
+_EQUALS = lazy_compile(r"(?<![\w’'])(?P<l>[a-z]{1,3})\s*=\s*(?P<n>\d{1,3})\b")
+_QUOTED_EQUALS = lazy_compile(r"[“\"‘'](?P<l>[a-z])[”\"’']?\s+equals\s+[“\"‘']?(?P<n>\d{1,3})")
+_REPRESENTED = lazy_compile(r"\bnumbers?\s+(?P<ns>\d+(?:\s*,\s*\d+)*,?\s*(?:and\s+)?\d+)\s+are\s+represented\s+by\s+(?:the\s+)?letters\s+(?P<ls>[a-z](?:\s*,\s*[a-z])*,?\s*(?:and\s+)?[a-z])\b", re.I)
+_DIE_HEADING = lazy_compile(r"(?<![\w/])[dD](?P<f>\d{1,3})\b|\b(?:die|dice)\b", re.I)
 #: A stated count standing as its own line ("58 cards" under "Components"): a label, not a section.
-_COUNT_LABEL = re.compile(r"^\(?\d+\s+(?:[\w-]+\s+){0,2}?cards?\)?:?$", re.I)
+_COUNT_LABEL = lazy_compile(r"^\(?\d+\s+(?:[\w-]+\s+){0,2}?cards?\)?:?$", re.I)
 _UEB_DIGITS = dict(zip("abcdefghij", "1234567890"))
 
 
