@@ -44,10 +44,14 @@ def set_document_info(path: str | Path, info: dict[str, str]) -> Path:
     again would give the same bytes. Raises :class:`pipeline.common.files.OutputError` when
     ``path`` cannot be written.
     """
+    # Checked first in a file opened from its path (qpdf reads the xref and the Info only):
+    # allow_overwriting_input reads the whole file into memory, ~58 MB for a 10,000-card
+    # fronts+braille, and a build's press files already carry their Info (issue 22).
+    with pikepdf.open(path) as pdf:
+        if _info_unchanged(pdf, info):
+            return Path(path)
     with pikepdf.open(path, allow_overwriting_input=True) as pdf:
-        before = {str(k): bytes(v.unparse()) for k, v in pdf.docinfo.items()}
-        apply_document_info(pdf, info)
-        if {str(k): bytes(v.unparse()) for k, v in pdf.docinfo.items()} == before:
+        if _info_unchanged(pdf, info):  # applies info to pdf (in memory)
             return Path(path)
         retag_subsets(pdf)
         x4 = str(pdf.docinfo.get("/GTS_PDFXVersion", "")) == PDFX4_VERSION
@@ -57,6 +61,13 @@ def set_document_info(path: str | Path, info: dict[str, str]) -> Path:
             pdf.save(tmp, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable,
                      force_version=PDFX4_PDF_VERSION if x4 else "1.4", compress_streams=True)
     return Path(path)
+
+
+def _info_unchanged(pdf: pikepdf.Pdf, info: dict[str, str]) -> bool:
+    """Apply ``info`` to ``pdf`` in memory (:func:`apply_document_info`); whether its Info reads as before."""
+    before = {str(k): bytes(v.unparse()) for k, v in pdf.docinfo.items()}
+    apply_document_info(pdf, info)
+    return {str(k): bytes(v.unparse()) for k, v in pdf.docinfo.items()} == before
 
 
 def apply_document_info(pdf: pikepdf.Pdf, info: dict[str, str]) -> None:

@@ -31,6 +31,7 @@ callas pdfToolbox) is the final word; this is the list of ISO 15930-4 points dec
 
 from __future__ import annotations
 
+import hashlib
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,15 +124,22 @@ def finish(data: bytes | pikepdf.Pdf, path: str | Path, title: str, labels: Sequ
     return Path(path)
 
 
-def _content_seed(pdf: pikepdf.Pdf) -> bytes:
-    """The raw bytes of every page's content streams, in page order: a PDF/X-4 DocumentID's seed for a
-    PDF given as a :class:`pikepdf.Pdf` (the same pages give the same ID)."""
-    chunks = []
+def _content_seed(pdf: pikepdf.Pdf) -> hashlib._Hash | None:
+    """The SHA-256 of the raw bytes of every page's content streams in page order, joined by a NUL
+    byte: a PDF/X-4 DocumentID's seed for a PDF given as a :class:`pikepdf.Pdf` (the same pages give
+    the same ID); None when those bytes are empty (:func:`pipeline.render.pdfx4.sync_xmp` then seeds
+    from the title). Hashed stream by stream: the joined bytes of a whole deck's pages were held
+    twice (the streams and their join, ~6 kB a card of a 10,000-card braille layer; issue 22)."""
+    digest, fed, first = hashlib.sha256(), 0, True
     for page in pdf.pages:
         contents = page.obj.get("/Contents")
         for stream in contents if isinstance(contents, Array) else [contents] if contents is not None else []:
-            chunks.append(bytes(stream.read_raw_bytes()))
-    return b"\0".join(chunks)
+            raw = stream.read_raw_bytes()
+            if not first:
+                digest.update(b"\0")
+            digest.update(raw)
+            fed, first = fed + len(raw) + (not first), False
+    return digest if fed else None
 
 
 def _set_pdfx_keys(pdf: pikepdf.Pdf, title: str, subject: str, condition: OutputCondition) -> None:

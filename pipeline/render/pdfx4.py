@@ -120,18 +120,21 @@ def xmp_packet(info: pikepdf.Dictionary, document_id: str) -> bytes:
                        producer=_text(info, "/Producer"), trapped=trapped, document_id=escape(document_id)).encode("utf-8")
 
 
-def sync_xmp(pdf: pikepdf.Pdf, seed: bytes | None = None) -> None:
+def sync_xmp(pdf: pikepdf.Pdf, seed: bytes | hashlib._Hash | None = None) -> None:
     """Write (or rewrite) ``pdf``'s XMP metadata stream from its Info dictionary.
 
     The DocumentID is kept when the file has one, else ``uuid:`` + a UUID derived from the
-    SHA-256 of ``seed`` (the file's source bytes: the same input gives the same ID and bytes).
+    SHA-256 of ``seed`` (the file's source bytes: the same input gives the same ID and bytes);
+    ``seed`` may be that SHA-256 already fed (a ``hashlib.sha256`` object), so a whole deck's
+    bytes need not be joined; empty or None: the Info's title is hashed instead.
     """
     old = pdf.Root.get("/Metadata")
     found = _DOCUMENT_ID.search(old.read_bytes()) if isinstance(old, pikepdf.Stream) else None
     if found:
         document_id = found.group(1).decode("utf-8")
     else:
-        digest = hashlib.sha256(seed or bytes(str(pdf.docinfo.get("/Title", "")), "utf-8")).digest()
+        digest = seed.digest() if hasattr(seed, "digest") else \
+            hashlib.sha256(seed or bytes(str(pdf.docinfo.get("/Title", "")), "utf-8")).digest()
         document_id = f"uuid:{uuid.UUID(bytes=digest[:16], version=4)}"
     stream = pdf.make_stream(xmp_packet(pdf.docinfo, document_id))
     stream.Type, stream.Subtype = Name.Metadata, Name.XML
@@ -146,7 +149,7 @@ def _compressed_profile(path: str, mtime_ns: int, size: int) -> bytes:
     return zlib.compress(Path(path).read_bytes())
 
 
-def make_pdfx4(pdf: pikepdf.Pdf, profile: str | Path, seed: bytes) -> None:
+def make_pdfx4(pdf: pikepdf.Pdf, profile: str | Path, seed: bytes | hashlib._Hash | None) -> None:
     """Turn a PDF already carrying deckpress's PDF/X-1a keys and output intent into PDF/X-4 (module
     docs): Info version, ``profile`` (the output condition's ICC file) embedded as the intent's
     DestOutputProfile, the OC configuration's name, XMP (:func:`sync_xmp` with ``seed``).

@@ -179,7 +179,10 @@ def _soft_proof_to(source: str | Path, dest, target: PrintTarget | str | None) -
         seen: set = set()
         memo: dict = {}  # colour operator replacements, this target's
         for page in pdf.pages:
-            page.obj.Contents = pdf.make_stream(_proofed_stream(page, target, memo))
+            # Flate-compressed here at zlib's default level, the bytes qpdf's save gave them (it keeps a
+            # Flate stream as it is): each page is held compressed until the save, not ~5 kB of text (issue 22)
+            contents = page.obj.Contents = pdf.make_stream(zlib.compress(_proofed_stream(page, target, memo)))
+            contents.Filter = Name.FlateDecode
             _proof_resources(pdf, page.obj.get("/Resources") or {}, target, seen, memo)
         pdf.save(dest, deterministic_id=True)
 
