@@ -30,6 +30,8 @@ from engine.units import mm_to_pt, pt_to_mm
 if TYPE_CHECKING:
     from pypdfium2 import PdfDocument
 
+    from pipeline.render.bitmaps import PageBitmaps
+
 #: Quiet zone on every side, in modules (ISO/IEC 18004:2015 §5.3.8).
 QUIET_ZONE_MODULES = 4
 #: Smallest module printed, in mm (DESIGN.md §4).
@@ -246,7 +248,7 @@ def decode_qr(pdf: str | Path | PdfDocument, page_index: int, box_pdf: Sequence[
     ``box_pdf`` (x, y, w, h in PDF pt, origin bottom-left of the MediaBox) limits the
     render to that region plus :data:`DECODE_MARGIN_PT`, clipped to the page; None renders
     the whole page. The render is pdfium's 8-bit grey bitmap, the same pixels as
-    :func:`pipeline.common.raster.render_region` gives (:class:`_GreyRegions`), handed to
+    :func:`pipeline.common.raster.render_region` gives (:class:`pipeline.render.bitmaps.PageBitmaps`), handed to
     zxing-cpp as a numpy view (no PIL image and no copies); zxing-cpp reads it without trying
     inverted codes (codes must be dark on light). Raises :class:`pipeline.common.raster.RasterError`
     for an unreadable PDF or a page that does not exist.
@@ -261,89 +263,27 @@ def decode_qr(pdf: str | Path | PdfDocument, page_index: int, box_pdf: Sequence[
         return _decode_page(document, page_index, box_pdf, dpi, pdf)
 
 
-class _GreyRegions:
-    """Renders regions of pages into one reused 8-bit grey PDFium bitmap, by PDFium's C calls.
-
-    The calls, flags and arithmetic of pypdfium2's ``PdfPage.render(scale, crop, grayscale=True)``
-    (what :func:`pipeline.common.raster.render_region` calls), so the same pixels: each page side
-    ``ceil(pt × scale)``, each crop ``ceil(pt × scale)``, the bitmap filled white, then
-    ``FPDF_RenderPageBitmap`` at (−left crop, −top crop) with ``FPDF_GRAYSCALE | FPDF_ANNOT``.
-    Without pypdfium2's page and bitmap objects (their finalizers, a new ctypes buffer and a
-    numpy view per page): 0.96 → 0.84 ms a page, load, render and decode (issue 22, docs/speed.md).
-    The array :meth:`render` returns is overwritten by the next call; :meth:`close` frees the bitmap.
-    """
-
-    def __init__(self) -> None:
-        self._size: tuple[int, int] | None = None
-        self._bitmap = None
-        self._pixels = None
-
-    def render(self, document: PdfDocument, index: int, box_pdf: Sequence[float] | None, dpi: float):
-        """Page ``index``'s ``box_pdf`` plus :data:`DECODE_MARGIN_PT` (clipped to the page; None: the
-        whole page) at ``dpi``, as a ``(height, width)`` uint8 array. Raises RasterError when PDFium
-        cannot load the page."""
-        import ctypes
-        import math
-
-        import numpy as np
-        import pypdfium2.raw as pdfium_c
-
-        from pipeline.common.raster import RasterError
-
-        page = pdfium_c.FPDF_LoadPage(document.raw, index)
-        if not page:
-            raise RasterError(f"PDFium cannot load page {index + 1}")
-        try:
-            width, height = pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page)
-            crop = (0.0, 0.0, 0.0, 0.0)  # pt cut off the left, bottom, right and top (render_region's arithmetic)
-            if box_pdf is not None:
-                m = DECODE_MARGIN_PT
-                x, y, w, h = box_pdf[0] - m, box_pdf[1] - m, box_pdf[2] + 2 * m, box_pdf[3] + 2 * m
-                crop = (max(0.0, x), max(0.0, y), max(0.0, width - (x + w)), max(0.0, height - (y + h)))
-            scale = dpi / 72
-            full_w, full_h = math.ceil(width * scale), math.ceil(height * scale)
-            left, bottom, right, top = (math.ceil(c * scale) for c in crop)
-            size = (full_w - left - right, full_h - bottom - top)
-            if min(size) < 1:
-                raise ValueError("Crop exceeds page dimensions")  # as pypdfium2 says
-            if size != self._size:
-                self.close()
-                self._pixels = np.empty((size[1], size[0]), np.uint8)
-                self._bitmap = pdfium_c.FPDFBitmap_CreateEx(size[0], size[1], pdfium_c.FPDFBitmap_Gray,
-                                                            self._pixels.ctypes.data_as(ctypes.c_void_p), size[0])
-                self._size = size
-            pdfium_c.FPDFBitmap_FillRect(self._bitmap, 0, 0, size[0], size[1], 0xFFFFFFFF)
-            pdfium_c.FPDF_RenderPageBitmap(self._bitmap, page, -left, -top, full_w, full_h, 0,
-                                           pdfium_c.FPDF_GRAYSCALE | pdfium_c.FPDF_ANNOT)
-        finally:
-            pdfium_c.FPDF_ClosePage(page)
-        return self._pixels
-
-    def close(self) -> None:
-        """Free the bitmap (its pixels are numpy's); the next :meth:`render` makes a new one."""
-        if self._bitmap is not None:
-            import pypdfium2.raw as pdfium_c
-
-            pdfium_c.FPDFBitmap_Destroy(self._bitmap)
-        self._bitmap = self._pixels = self._size = None
-
-
 def _decode_page(document: PdfDocument, index: int, box_pdf: Sequence[float] | None, dpi: int, name: str | Path,
-                 regions: _GreyRegions | None = None) -> list[str]:
+                 bitmaps: PageBitmaps | None = None) -> list[str]:
     import zxingcpp
 
     from pipeline.common.raster import RasterError
+    from pipeline.render.bitmaps import PageBitmaps
 
     if not 0 <= index < len(document):
         raise RasterError(f"{name} has {len(document)} page(s); page {index + 1} was asked for")
-    own = regions is None
-    regions = _GreyRegions() if own else regions
+    region = None
+    if box_pdf is not None:
+        m = DECODE_MARGIN_PT
+        region = (box_pdf[0] - m, box_pdf[1] - m, box_pdf[2] + 2 * m, box_pdf[3] + 2 * m)
+    own = bitmaps is None
+    bitmaps = PageBitmaps(grey=True) if own else bitmaps
     try:
-        pixels = regions.render(document, index, box_pdf, dpi)
+        pixels = bitmaps.region(document, index, region, dpi)
         found = zxingcpp.read_barcodes(pixels, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
     finally:
         if own:
-            regions.close()
+            bitmaps.close()
     return [b.text for b in found]
 
 
@@ -358,15 +298,17 @@ def verify_qr(pdf_path: str | Path, expected: Iterable[tuple[str, str]], box_pdf
 
     out: list[Finding] = []
     expected = list(expected)
-    regions = _GreyRegions()  # one bitmap for every page: the pages of a fronts PDF are one size
+    from pipeline.render.bitmaps import PageBitmaps
+
+    bitmaps = PageBitmaps(grey=True)  # one bitmap for every page: the pages of a fronts PDF are one size
     with open_document(pdf_path) as document:
         if len(document) < len(expected):
             raise RasterError(f"{pdf_path} has {len(document)} page(s); {len(expected)} card fronts were expected")
         try:
-            decoded = [(index, card_id, url, _decode_page(document, index, box_pdf, dpi, pdf_path, regions))
+            decoded = [(index, card_id, url, _decode_page(document, index, box_pdf, dpi, pdf_path, bitmaps))
                        for index, (card_id, url) in enumerate(expected)]
         finally:
-            regions.close()
+            bitmaps.close()
     for index, card_id, url, texts in decoded:
         if texts != [url]:
             got = ", ".join(repr(t) for t in texts) or "nothing"
