@@ -295,20 +295,16 @@ def verify_qr(pdf_path: str | Path, expected: Iterable[tuple[str, str]], box_pdf
     :class:`pipeline.common.raster.RasterError` for an unreadable PDF or fewer pages than expected.
     """
     from pipeline.common.raster import RasterError, open_document
+    from pipeline.render.bitmaps import PageBitmaps
 
     out: list[Finding] = []
     expected = list(expected)
-    from pipeline.render.bitmaps import PageBitmaps
-
-    bitmaps = PageBitmaps(grey=True)  # one bitmap for every page: the pages of a fronts PDF are one size
-    with open_document(pdf_path) as document:
+    # one bitmap for every page: the pages of a fronts PDF are one size
+    with open_document(pdf_path) as document, PageBitmaps(grey=True) as bitmaps:
         if len(document) < len(expected):
             raise RasterError(f"{pdf_path} has {len(document)} page(s); {len(expected)} card fronts were expected")
-        try:
-            decoded = [(index, card_id, url, _decode_page(document, index, box_pdf, dpi, pdf_path, bitmaps))
-                       for index, (card_id, url) in enumerate(expected)]
-        finally:
-            bitmaps.close()
+        decoded = [(index, card_id, url, _decode_page(document, index, box_pdf, dpi, pdf_path, bitmaps))
+                   for index, (card_id, url) in enumerate(expected)]
     for index, card_id, url, texts in decoded:
         if texts != [url]:
             got = ", ".join(repr(t) for t in texts) or "nothing"
