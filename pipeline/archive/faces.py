@@ -22,6 +22,7 @@ from pipeline.common.files import write_bytes
 from pipeline.common.layout import CardLayout, load_layout
 from pipeline.common.pngfile import rgb_png
 from pipeline.common.raster import open_document
+from pipeline.render.bitmaps import PageBitmaps
 from pipeline.render.softproof import soft_proof_bytes
 
 __all__ = ["Face", "face_size", "planned_faces", "unplanned", "write_faces"]
@@ -100,17 +101,10 @@ def write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: 
 def _trim_pixels(pdf: bytes, dpi: float, pages: Sequence[int]) -> Iterator[np.ndarray]:
     """The ``pages`` (0-based, ascending; those past the last page left out) of the soft-proofed fronts
     ``pdf`` rendered at ``dpi``, trim only, as ``(height, width, 3)`` RGB arrays: the pixels
-    :func:`pipeline.render.softproof.soft_proof_pages` gives (PDFium's bitmap, the same render call as
-    :mod:`pipeline.common.raster`), without the Pillow image the PNG writer would copy them out of again.
-    Each array is valid until the next is made. Raises RasterError for an unreadable PDF."""
-    with open_document(pdf) as doc:
+    :func:`pipeline.render.softproof.soft_proof_pages` gives (PDFium's RGB render of each page cut to its
+    TrimBox, by the same calls: :class:`pipeline.render.bitmaps.PageBitmaps`), without the Pillow image the
+    PNG writer would copy them out of again. Each array is overwritten by the next (one bitmap for every
+    face). Raises RasterError for an unreadable PDF."""
+    with open_document(pdf) as doc, PageBitmaps(grey=False) as bitmaps:
         for i in (i for i in pages if 0 <= i < len(doc)):
-            page = doc[i]
-            width, height = page.get_size()
-            left, bottom, right, top = page.get_trimbox()
-            bitmap = page.render(scale=dpi / 72, crop=(left, bottom, width - right, height - top), rev_byteorder=True)
-            if bitmap.mode == "RGB":
-                yield bitmap.to_numpy()
-            else:  # a format other than RGB (not what PDFium makes of an opaque page): as raster does
-                yield np.asarray(bitmap.to_pil().convert("RGB"))
-            page.close()
+            yield bitmaps.trim(doc, i, dpi)

@@ -30,6 +30,8 @@ from engine.units import mm_to_pt, pt_to_mm
 if TYPE_CHECKING:
     from pypdfium2 import PdfDocument
 
+    from pipeline.render.bitmaps import PageBitmaps
+
 #: Quiet zone on every side, in modules (ISO/IEC 18004:2015 §5.3.8).
 QUIET_ZONE_MODULES = 4
 #: Smallest module printed, in mm (DESIGN.md §4).
@@ -246,10 +248,10 @@ def decode_qr(pdf: str | Path | PdfDocument, page_index: int, box_pdf: Sequence[
     ``box_pdf`` (x, y, w, h in PDF pt, origin bottom-left of the MediaBox) limits the
     render to that region plus :data:`DECODE_MARGIN_PT`, clipped to the page; None renders
     the whole page. The render is pdfium's 8-bit grey bitmap, the same pixels as
-    :func:`pipeline.common.raster.render_region` gives, handed to zxing-cpp as a numpy view
-    (no PIL image and no copies); zxing-cpp reads it without trying inverted codes (codes
-    must be dark on light). Raises :class:`pipeline.common.raster.RasterError` for an
-    unreadable PDF or a page that does not exist.
+    :func:`pipeline.common.raster.render_region` gives (:class:`pipeline.render.bitmaps.PageBitmaps`), handed to
+    zxing-cpp as a numpy view (no PIL image and no copies); zxing-cpp reads it without trying
+    inverted codes (codes must be dark on light). Raises :class:`pipeline.common.raster.RasterError`
+    for an unreadable PDF or a page that does not exist.
     """
     import pypdfium2 as pdfium
 
@@ -261,26 +263,27 @@ def decode_qr(pdf: str | Path | PdfDocument, page_index: int, box_pdf: Sequence[
         return _decode_page(document, page_index, box_pdf, dpi, pdf)
 
 
-def _decode_page(document: PdfDocument, index: int, box_pdf: Sequence[float] | None, dpi: int, name: str | Path) -> list[str]:
+def _decode_page(document: PdfDocument, index: int, box_pdf: Sequence[float] | None, dpi: int, name: str | Path,
+                 bitmaps: PageBitmaps | None = None) -> list[str]:
     import zxingcpp
 
     from pipeline.common.raster import RasterError
+    from pipeline.render.bitmaps import PageBitmaps
 
     if not 0 <= index < len(document):
         raise RasterError(f"{name} has {len(document)} page(s); page {index + 1} was asked for")
-    page = document[index]
+    region = None
+    if box_pdf is not None:
+        m = DECODE_MARGIN_PT
+        region = (box_pdf[0] - m, box_pdf[1] - m, box_pdf[2] + 2 * m, box_pdf[3] + 2 * m)
+    own = bitmaps is None
+    bitmaps = PageBitmaps(grey=True) if own else bitmaps
     try:
-        crop = (0.0, 0.0, 0.0, 0.0)  # pt cut off the left, bottom, right and top (render_region's arithmetic)
-        if box_pdf is not None:
-            width, height = page.get_size()
-            m = DECODE_MARGIN_PT
-            x, y, w, h = box_pdf[0] - m, box_pdf[1] - m, box_pdf[2] + 2 * m, box_pdf[3] + 2 * m
-            crop = (max(0.0, x), max(0.0, y), max(0.0, width - (x + w)), max(0.0, height - (y + h)))
-        bitmap = page.render(scale=dpi / 72, crop=crop, grayscale=True)
-        found = zxingcpp.read_barcodes(bitmap.to_numpy(), formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
-        bitmap.close()
+        pixels = bitmaps.region(document, index, region, dpi)
+        found = zxingcpp.read_barcodes(pixels, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
     finally:
-        page.close()
+        if own:
+            bitmaps.close()
     return [b.text for b in found]
 
 
@@ -292,13 +295,16 @@ def verify_qr(pdf_path: str | Path, expected: Iterable[tuple[str, str]], box_pdf
     :class:`pipeline.common.raster.RasterError` for an unreadable PDF or fewer pages than expected.
     """
     from pipeline.common.raster import RasterError, open_document
+    from pipeline.render.bitmaps import PageBitmaps
 
     out: list[Finding] = []
     expected = list(expected)
-    with open_document(pdf_path) as document:
+    # one bitmap for every page: the pages of a fronts PDF are one size
+    with open_document(pdf_path) as document, PageBitmaps(grey=True) as bitmaps:
         if len(document) < len(expected):
             raise RasterError(f"{pdf_path} has {len(document)} page(s); {len(expected)} card fronts were expected")
-        decoded = [(index, card_id, url, decode_qr(document, index, box_pdf, dpi)) for index, (card_id, url) in enumerate(expected)]
+        decoded = [(index, card_id, url, _decode_page(document, index, box_pdf, dpi, pdf_path, bitmaps))
+                   for index, (card_id, url) in enumerate(expected)]
     for index, card_id, url, texts in decoded:
         if texts != [url]:
             got = ", ".join(repr(t) for t in texts) or "nothing"

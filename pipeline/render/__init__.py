@@ -8,6 +8,7 @@
 - :mod:`pipeline.render.contrast`: the palettes' printed WCAG 2 contrast (PR002) and sRGB vs soft proof (PR008).
 - :mod:`pipeline.render.inklimit`: total ink coverage against the target's limit (PR010).
 - :mod:`pipeline.render.softproof`: print PDFs as sRGB soft proofs, for the proofs and the archive.
+- :mod:`pipeline.render.bitmaps`: page renders into one reused PDFium bitmap (the QR check, the archive faces).
 - :mod:`pipeline.render.card`: one card front or back drawn on a reportlab canvas.
 - :mod:`pipeline.render.deck_pdf`: the fronts and backs PDFs of a deck (:func:`render_fronts`).
 - :mod:`pipeline.render.pdfx`: PDF/X-1a:2003 post-processing with pikepdf.
