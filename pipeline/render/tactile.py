@@ -249,6 +249,8 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
             paint_on_top(pdf, page, braille.paint(pdf, page, i), opening)  # the plate on top, clipped to its BleedBox
         braille.release()  # the forms' data is the merged file's own (pikepdf copies it): free the layer's pages before the save
         register_ocgs(pdf)  # list the braille pages' OCG in the merged file; optional content makes it PDF/X-4
+        if "/Outlines" in pdf.Root:  # finish() writes the outline anew from the labels: not read item by item first
+            del pdf.Root.Outlines  # (pikepdf's open_outline parsed the print PDF's, ~75 ms a 1,000 cards, to clear it)
         return finish(pdf, path, f"{title} with the braille plate", labels,  # no save and re-parse between
                       subject=f"{what} with the UV braille dots merged as a spot plate (ISO 19593-1 group Braille)",
                       condition=condition)
