@@ -98,10 +98,29 @@ _WHITE = frozenset(b"\t\n\x0c\r ")
 _CHECKED_TOKEN = re.compile(rb"(?:rg|RG|cs|CS)(?![^\x00\t\n\x0b\x0c\r ()<>\[\]{}/%])")
 
 
+#: The pairs :data:`_CHECKED_TOKEN` matches, by their second letter: no two can overlap (none ends with
+#: a letter another starts with).
+_CHECKED_PAIRS = ((b"g", ord("r")), (b"G", ord("R")), (b"s", ord("c")), (b"S", ord("C")))
+
+
 def checked_tokens(data: bytes) -> list:
     """The matches of ``rg``/``RG``/``cs``/``CS`` in ``data`` that stand as tokens of their own for some
-    reader: delimited (by :data:`_DELIMITERS`) or at the stream's ends on both sides."""
-    return [m for m in _CHECKED_TOKEN.finditer(data) if m.start() == 0 or data[m.start() - 1] in _DELIMITERS]
+    reader: delimited (by :data:`_DELIMITERS`) or at the stream's ends on both sides.
+
+    Each pair is found by its second letter (``bytes.find`` of one byte, a ``memchr``) and the expression
+    tried there alone: the same matches as ``finditer`` (the pairs cannot overlap), in order, without the
+    expression trying every byte (its alternation has no literal prefix to skip by; ``c`` of the ``c``
+    operator starts a try at every curve): a braille layer or mask page, ~12 kB of circle operators, took
+    ~0.08 ms, and the print fronts' pages half that."""
+    starts = []
+    for second, first in _CHECKED_PAIRS:
+        at = data.find(second, 1)
+        while at >= 0:
+            if data[at - 1] == first:
+                starts.append(at - 1)
+            at = data.find(second, at + 1)
+    found = (_CHECKED_TOKEN.match(data, start) for start in sorted(starts))
+    return [m for m in found if m is not None and (m.start() == 0 or data[m.start() - 1] in _DELIMITERS)]
 
 
 #: The content-stream operators of ISO 32000-1 Annex A, Table A.1, but ``BI`` and ``ID`` (what follows

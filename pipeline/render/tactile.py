@@ -178,44 +178,70 @@ def dot_map(blocks: Mapping[str, BrailleBlock], spot_name: str = "Braille", prin
     default :data:`~pipeline.render.uv.printers.DEFAULT_UV_PRINTER`; ``null`` when its layer
     thickness gives a count outside 1–200, finding UV003)."""
     printer = printer or load_uv_printer()
-    cards = {}
-    profiles = set()
     rounded: dict[float, float] = {}  # each distinct coordinate rounded once: dots sit on a few grid lines
+    cards = {}
     for cid, block in blocks.items():
-        profile = block.profile
-        profiles.add(profile.name)
         dots = block.dots()
         for v in {c for d in dots for c in (d.x, d.y)} - rounded.keys():
-            rounded[v] = round(v, 3) + 0.0  # + 0.0: -0.0 written as 0.0
-        layers = layer_count(profile.dot_height, printer.layer_thickness_mm)
-        cards[cid] = {
-            "profile": profile.name,
-            "dot_diameter_mm": profile.dot_base,
-            "dot_height_mm": profile.dot_height,
-            "layers": layers if 1 <= layers <= MAX_LAYERS else None,
-            "cell_pitch_mm": profile.cell_pitch,
-            "line_pitch_mm": profile.line_pitch,
-            "lines": min(len(block.lines), block.lines_available),
-            "dot_count": len(dots),
-            "dots": [[rounded[d.x], rounded[d.y]] for d in dots],
-        }
+            rounded[v] = _mm(v)
+        cards[cid] = {**_card_entry(block, dots, printer), "dots": [[rounded[d.x], rounded[d.y]] for d in dots]}
+    return {**_map_head(blocks, spot_name, printer), "cards": cards}
+
+
+def _mm(v: float) -> float:
+    """A dot map coordinate: ``v`` mm rounded to 0.001 mm, ``-0.0`` written as ``0.0``."""
+    return round(v, 3) + 0.0
+
+
+def _map_head(blocks: Mapping[str, BrailleBlock], spot_name: str, printer: UvPrinter) -> dict:
+    """The dot map's keys before ``cards`` (:func:`dot_map`)."""
     return {
         "spot_name": spot_name,
         "uv_printer": printer.id,
         "layer_thickness_mm": printer.layer_thickness_mm,
         "units": "mm from the trim's top-left corner, x right, y down; dot centres",
-        "profiles": sorted(profiles),
-        "cards": cards,
+        "profiles": sorted({b.profile.name for b in blocks.values()}),
+    }
+
+
+def _card_entry(block: BrailleBlock, dots: Sequence[Dot], printer: UvPrinter) -> dict:
+    """One card's entry of the dot map but its ``dots`` (:func:`dot_map`)."""
+    profile = block.profile
+    layers = layer_count(profile.dot_height, printer.layer_thickness_mm)
+    return {
+        "profile": profile.name,
+        "dot_diameter_mm": profile.dot_base,
+        "dot_height_mm": profile.dot_height,
+        "layers": layers if 1 <= layers <= MAX_LAYERS else None,
+        "cell_pitch_mm": profile.cell_pitch,
+        "line_pitch_mm": profile.line_pitch,
+        "lines": min(len(block.lines), block.lines_available),
+        "dot_count": len(dots),
     }
 
 
 def write_dot_map(blocks: Mapping[str, BrailleBlock], path: str | Path, spot_name: str = "Braille",
                   printer: UvPrinter | None = None) -> Path:
-    """Write :func:`dot_map` as JSON (UTF-8, stable order, one card per line); returns ``path``."""
-    doc = dot_map(blocks, spot_name, printer)
-    cards = doc.pop("cards")
-    head = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in doc.items()]
-    body = [f"  {json.dumps(cid)}: {json.dumps(card, separators=(',', ':'))}" for cid, card in cards.items()]
+    """Write :func:`dot_map` as JSON (UTF-8, stable order, one card per line); returns ``path``.
+
+    Each card's line is its entry without ``dots`` as ``json.dumps`` writes it, then the dots, each
+    distinct centre's ``[x,y]`` text made once per deck (the dots sit on the layout's few hundred grid
+    positions): the text ``json.dumps`` of the whole entry gives, without a float written per dot."""
+    printer = printer or load_uv_printer()
+    compact = (",", ":")
+    head = [f" {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}," for k, v in _map_head(blocks, spot_name, printer).items()]
+    centres: dict[tuple[float, float], str] = {}
+    body = []
+    for cid, block in blocks.items():
+        dots = block.dots()
+        texts = []
+        for d in dots:
+            text = centres.get((d.x, d.y))
+            if text is None:
+                text = centres[d.x, d.y] = json.dumps([_mm(d.x), _mm(d.y)], separators=compact)
+            texts.append(text)
+        entry = json.dumps(_card_entry(block, dots, printer), separators=compact)
+        body.append(f"  {json.dumps(cid)}: {entry[:-1]},\"dots\":[{','.join(texts)}]}}")
     return write_text(path, "{\n" + "\n".join(head) + '\n "cards": {\n' + ",\n".join(body) + "\n }\n}\n")
 
 
@@ -249,6 +275,8 @@ def merge_spot_plate(print_pdf: str | Path, braille_pdf: str | Path, path: str |
             paint_on_top(pdf, page, braille.paint(pdf, page, i), opening)  # the plate on top, clipped to its BleedBox
         braille.release()  # the forms' data is the merged file's own (pikepdf copies it): free the layer's pages before the save
         register_ocgs(pdf)  # list the braille pages' OCG in the merged file; optional content makes it PDF/X-4
+        if "/Outlines" in pdf.Root:  # finish() writes the outline anew from the labels: not read item by item first
+            del pdf.Root.Outlines  # (pikepdf's open_outline parsed the print PDF's, ~75 ms a 1,000 cards, to clear it)
         return finish(pdf, path, f"{title} with the braille plate", labels,  # no save and re-parse between
                       subject=f"{what} with the UV braille dots merged as a spot plate (ISO 19593-1 group Braille)",
                       condition=condition)
@@ -284,19 +312,30 @@ def clearance_findings(
     sx0, sy0 = inset, inset
     sx1, sy1 = pt_to_mm(layout.trim.width) - inset, pt_to_mm(layout.trim.height) - inset
     out: list[Finding] = []
+    # Each dot position judged once per deck (its gap to the QR box, whether it leaves the safe area): the
+    # dots sit on the layout's few grid positions, shared by every card (1,000 cards: 59,000 dots, ~250 positions)
+    judged: dict[tuple[float, float, float], tuple[float, bool]] = {}
     for cid, block in blocks.items():
         dots = block.dots()
         if not dots:
             continue
         r = block.profile.dot_radius
-        nearest = min(dots, key=lambda d: _gap_to_box(d.x, d.y, r, qr))
-        gap = _gap_to_box(nearest.x, nearest.y, r, qr)
+        verdicts = []
+        for d in dots:
+            verdict = judged.get((d.x, d.y, r))
+            if verdict is None:
+                verdict = judged[d.x, d.y, r] = (_gap_to_box(d.x, d.y, r, qr),
+                                                 d.x - r < sx0 or d.y - r < sy0 or d.x + r > sx1 or d.y + r > sy1)
+            verdicts.append(verdict)
+        gaps = [g for g, _ in verdicts]
+        gap = min(gaps)
+        nearest = dots[gaps.index(gap)]  # the first dot at the least gap, as min(dots, key=gap) gave
         if gap < clearance_mm - 1e-9:
             out.append(NEAR_QR.finding(
                 f"a braille dot (line {nearest.line + 1}, cell {nearest.cell + 1}, dot {nearest.dot}) is {gap:.2f} mm from "
                 f"the QR code's box, less than {clearance_mm:g} mm",
                 _where(deck, cid), "move the layout's braille box further from the qr box"))
-        outside = [d for d in dots if d.x - r < sx0 or d.y - r < sy0 or d.x + r > sx1 or d.y + r > sy1]
+        outside = [d for d, (_, off) in zip(dots, verdicts) if off]
         if outside:
             d = outside[0]
             out.append(OFF_SAFE_AREA.finding(

@@ -132,7 +132,13 @@ def register_ocgs(pdf: pikepdf.Pdf) -> int:
 
     A caller holding ``pdf`` hands it on to :func:`pipeline.render.pdfx.finish` as it is: no save
     and re-parse between (:func:`register_ocgs_bytes` is the round trip for a PDF given as bytes)."""
-    ocgs = find_ocgs(pdf)
+    return list_ocgs(pdf, find_ocgs(pdf))
+
+
+def list_ocgs(pdf: pikepdf.Pdf, ocgs: list[pikepdf.Object]) -> int:
+    """Set ``pdf``'s ``/OCProperties`` to list ``ocgs`` (default configuration: all ON, in that order), as
+    :func:`register_ocgs` does for those it finds; for a caller that knows them (it marked every page
+    itself). Returns how many; with none the PDF is left alone."""
     if not ocgs:
         return 0
     pdf.Root.OCProperties = Dictionary(
