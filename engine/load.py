@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import difflib
+import stat
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -47,7 +48,8 @@ UNREADABLE_FILE = declare(
     Severity.error,
     """A game folder lacks game.yaml or cards.yaml, or a data file cannot be read as UTF-8 text.
 
-    Fails: a folder holding only cards.yaml; a cards.yaml saved as a spreadsheet or in Latin-1.
+    Fails: a folder holding only cards.yaml; a cards.yaml saved as a spreadsheet or in Latin-1;
+    a data file that is not a regular file (a link to /dev/zero, a FIFO: refused unread).
     Passes: a folder holding game.yaml and cards.yaml, both UTF-8 text.
     """,
 )
@@ -91,12 +93,19 @@ def _read(path: Path) -> tuple[object, Source]:
     """Read and parse one YAML file; raise DataError (unreadable) naming the path."""
     shown = display_path(path)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):  # a device (/dev/zero), FIFO or folder: never ends, blocks or is no text
+            raise DataError([UNREADABLE_FILE.finding(f"{path.name} is not a regular file", Location(shown),
+                                                     f"make {path.name} a plain text file (YAML)")], unreadable=True)
+        text = ""
+        if status.st_size <= MAX_FILE_BYTES:
+            with path.open(encoding="utf-8") as fh:  # universal newlines, as read_text
+                text = fh.read(MAX_FILE_BYTES + 1)  # the limit holds for what is read too (a file growing as it is read)
+        if status.st_size > MAX_FILE_BYTES or len(text) > MAX_FILE_BYTES:
             raise DataError(
                 [UNREADABLE_FILE.finding(f"{path.name} is larger than {MAX_FILE_BYTES} bytes", Location(shown), "split the data")],
                 unreadable=True,
             )
-        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise DataError(
             [UNREADABLE_FILE.finding(f"{path.name} not found in {display_path(path.parent)}", Location(shown), f"create {path.name}; see README 'Adding a game'")],

@@ -105,6 +105,28 @@ def test_missing_file_is_unreadable(tmp_path):
     assert info.value.unreadable and info.value.findings[0].code == "DA005"
 
 
+@pytest.mark.parametrize("kind", ["device", "fifo", "folder"])
+@pytest.mark.parametrize("name", ["cards.yaml", "game.yaml"])
+def test_a_data_file_that_is_not_a_regular_file_is_unreadable_without_reading_it(game_copy, kind, name):
+    # /dev/zero never ends (it was read until the kernel killed deckpress at 24 GB) and a FIFO
+    # blocks the open until a writer comes: both are refused from their stat, before any read.
+    import os
+
+    game = game_copy("mini")
+    (game / name).unlink()
+    if kind == "device":
+        (game / name).symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(game / name)
+    else:
+        (game / name).mkdir()
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    assert info.value.unreadable and (f.code, f.message) == ("DA005", f"{name} is not a regular file")
+    assert f.location.file.endswith(f"mini/{name}") and f.hint == f"make {name} a plain text file (YAML)"
+
+
 def test_duplicate_key_and_alias_bomb(tmp_path, game_copy):
     game = game_copy("mini")
     (game / "cards.yaml").write_text((game / "cards.yaml").read_text().replace("    power: 5\n", "    power: 5\n    power: 6\n"))

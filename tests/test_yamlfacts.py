@@ -47,3 +47,16 @@ def test_facts_are_saved_and_read_back_for_the_same_parser_only(game_copy, tmp_p
     monkeypatch.setattr(yamlfacts, "_facts", {})
     yamlfacts.load(out, "6.0.1")
     assert manifest.game_id_of(game) == "remembered"
+
+
+def test_a_game_yaml_that_is_not_a_regular_file_gives_no_facts_and_is_not_read(tmp_path):
+    # /dev/zero would be read without end (a new user's build was killed at 24 GB); a FIFO would block.
+    import os
+
+    (tmp_path / "zero").mkdir()
+    (tmp_path / "zero" / "game.yaml").symlink_to("/dev/zero")
+    (tmp_path / "fifo").mkdir()
+    os.mkfifo(tmp_path / "fifo" / "game.yaml")
+    big = tmp_path / "big.yaml"
+    big.write_bytes(b"id: big\n" + b"#" * 5_000_000)  # over the loader's 5 MB data-file limit
+    assert [yamlfacts.facts(p) for p in (tmp_path / "zero" / "game.yaml", tmp_path / "fifo" / "game.yaml", big)] == [None, None, None]

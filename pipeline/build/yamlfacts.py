@@ -14,8 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 
+from engine.limits import MAX_FILE_BYTES
 from pipeline.build.statcache import STAT_DIR
 
 FACTS_FILE = "game-yaml.json"
@@ -30,6 +32,9 @@ def facts(path: Path) -> tuple[str | None, str | None] | None:
     string, ``extends.game`` as text when ``extends`` is a mapping that has it, else None each;
     None for a file that cannot be read, decoded as UTF-8 or parsed (the loader reports it)."""
     try:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode) or status.st_size > MAX_FILE_BYTES:
+            return None  # a device (/dev/zero), FIFO or oversized file would never end or block: the loader reports it
         raw = path.read_bytes()
     except OSError:
         return None
