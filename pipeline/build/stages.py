@@ -22,6 +22,7 @@ from typing import Callable
 
 from engine.findings import Finding
 from pipeline.build.archive_stages import VOLUMES, stage_archive, stage_faces
+from pipeline.build.dice_stage import stage_dice
 from pipeline.build.job import BrailleProduct, Job, PrintProduct, TactileProduct
 from pipeline.build.report import portable_findings
 
@@ -84,20 +85,6 @@ def stage_braille(job: Job) -> list[Finding]:
     blocks, layout_findings = layout_deck(job.deck, profile=profile)
     job.braille = BrailleProduct(blocks, profile)
     return findings + list(layout_findings)
-
-
-def stage_dice(job: Job) -> list[Finding]:
-    """Per die: the face sheet PDF (its net at actual size, numerals, braille dots, key) and the
-    3D-printable model (3MF, STL, PNG preview), checked as one watertight solid with its dots
-    read back at the profile's height and spacing."""
-    from pipeline.dice.output import write_models
-    from pipeline.dice.sheet import render_dice
-    from pipeline.render.targets import output_condition
-
-    profile = job.braille_for("dice").profile
-    sheets = render_dice(job.deck, job.folder("dice"), profile, output_condition(job.settings.target))
-    models = write_models(job.deck, job.folder("dice"), profile)
-    return [f for sheet in sheets for f in sheet.findings] + [f for files in models for f in files.findings]
 
 
 def stage_print(job: Job) -> list[Finding]:
