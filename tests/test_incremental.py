@@ -90,7 +90,8 @@ def enchant_cold(tmp_path_factory):
     game = base / "enchant"
     shutil.copytree(SHIPPED / "enchant", game)
     outcome = _run(game, base / "out")
-    assert _rendered(outcome) == {"dice files": 4, "card proofs": 57, "card faces": 57, "card pages": 57, "height maps": 57}
+    assert _rendered(outcome) == {"dice files": 4, "card proofs": 57, "card faces": 57, "card pages": 57, "height maps": 57,
+                                  "box files": 8}
     return game, base / "out"
 
 
@@ -120,7 +121,8 @@ def test_a_name_edit_renders_that_card_and_its_neighbours_pages_only(enchant_col
     outcome = _edit_then_rebuild(enchant_cold, tmp_path, "cards.yaml", 'name: "Hatchling"', 'name: "Hatchling Jr"')
     # The card's proof, face and height map (its braille name changed); its page and the pages of the
     # cards before and after it, which link to it by name.
-    assert _rendered(outcome) == {"dice files": 0, "card proofs": 1, "card faces": 1, "card pages": 3, "height maps": 1}
+    assert _rendered(outcome) == {"dice files": 0, "card proofs": 1, "card faces": 1, "card pages": 3, "height maps": 1,
+                                  "box files": 0}
     assert outcome.per_card["proof"]["card proofs"] == {"rendered": 1, "kept": 56, "total": 57}
 
 
@@ -128,15 +130,36 @@ def test_a_power_edit_renders_that_card_only(enchant_cold, tmp_path):
     outcome = _edit_then_rebuild(enchant_cold, tmp_path, "cards.yaml", "    power: 2\n    copies: 1\n    description:\n"
                                  "      alt: \"A tiny green dragon", "    power: 3\n    copies: 1\n    description:\n"
                                  "      alt: \"A tiny green dragon")
-    assert _rendered(outcome) == {"dice files": 0, "card proofs": 1, "card faces": 1, "card pages": 1, "height maps": 1}
+    assert _rendered(outcome) == {"dice files": 0, "card proofs": 1, "card faces": 1, "card pages": 1, "height maps": 1,
+                                  "box files": 0}
+
+
+def test_a_copies_edit_renders_the_boxes_but_keeps_the_dice(enchant_cold, tmp_path):
+    # The box prints how many cards it holds (a class's copies of the run): its key covers the counts.
+    # One more copy breaks the game's composition (an error): built with --force, before the edit too
+    # (--force is in every key).
+    game, _ = enchant_cold
+    edited = tmp_path / "enchant"
+    shutil.copytree(game, edited)
+    forced = BuildSettings(out_dir=str(tmp_path / "warm"), papers=("letter",), force=True)
+    text = (edited / "cards.yaml").read_text(encoding="utf-8")
+    old = '    power: 2\n    copies: 1\n    description:\n      alt: "A tiny green dragon'
+    assert text.count(old) == 1
+    assert run_build([str(edited)], forced)[0].per_card["boxes"]["box files"]["rendered"] == 8
+    (edited / "cards.yaml").write_text(text.replace(old, old.replace("copies: 1", "copies: 2")), encoding="utf-8")
+    (outcome,) = run_build([str(edited)], forced)
+    assert outcome.status == "built"
+    assert outcome.per_card["boxes"] == {"box files": {"rendered": 8, "kept": 0, "total": 8}}
+    assert outcome.per_card["dice"] == {"dice files": {"rendered": 0, "kept": 4, "total": 4}}
 
 
 def test_a_deck_wide_edit_renders_every_card(enchant_cold, tmp_path):
     # The archive's base URL is in every card's QR code: game.yaml is in every card key.
     outcome = _edit_then_rebuild(enchant_cold, tmp_path, "game.yaml", "https://cards.example.invalid/enchant/",
                                  "https://cards.example.invalid/enchant-2/")
-    # game.yaml is in the dice key too (the deck digest): the die files are rendered again.
-    assert _rendered(outcome) == {"dice files": 4, "card proofs": 57, "card faces": 57, "card pages": 57, "height maps": 57}
+    # game.yaml is in the dice and box keys too (the deck digest): their files are rendered again.
+    assert _rendered(outcome) == {"dice files": 4, "card proofs": 57, "card faces": 57, "card pages": 57, "height maps": 57,
+                                  "box files": 8}
 
 
 def test_a_template_or_code_change_renders_every_card(game_copy, tmp_path, monkeypatch):
@@ -179,7 +202,7 @@ def test_a_changed_file_in_the_previous_output_is_rendered_again(game_copy, tmp_
     assert summary_line(outcome).endswith("; " + said)
 
 
-# --- A card edit keeps the dice stage's files whole (pipeline.build.dice_stage) ---------------------
+# --- A card edit keeps the dice stage's files whole (pipeline.build.kept_stages) ---------------------
 
 
 def _dice_inodes(out: Path) -> dict[str, int]:

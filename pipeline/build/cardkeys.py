@@ -20,7 +20,7 @@ manifest. A renderer's loop asks :meth:`Keeper.__call__` per file; the stage (in
 process) saves what it asked with :meth:`CardReuse.save`, and the runner collects it
 (:func:`collect`) for the manifest and the report.
 
-A stage that reads no card value at all (the dice: :mod:`pipeline.build.dice_stage`) is kept whole
+A stage that reads no card's own data (the dice, the boxes: :mod:`pipeline.build.kept_stages`) is kept whole
 instead (:meth:`CardReuse.keep_stage`): one key over the deck digest and exactly what its renderers
 read, given to each of its files as their ``card_key``; all its previous files are kept, or none.
 """
@@ -49,7 +49,7 @@ NOUNS: dict[tuple[str, str], str] = {
     ("tactile", ".png"): "height maps",
 }
 #: What a kept or rendered file of a stage kept whole (:meth:`CardReuse.keep_stage`) is called in the report.
-STAGE_NOUNS: dict[str, str] = {"dice": "dice files"}
+STAGE_NOUNS: dict[str, str] = {"dice": "dice files", "boxes": "box files"}
 
 
 def _default(obj: object) -> object:

@@ -22,7 +22,7 @@ from typing import Callable
 
 from engine.findings import Finding
 from pipeline.build.archive_stages import VOLUMES, stage_archive, stage_faces
-from pipeline.build.dice_stage import stage_dice
+from pipeline.build.kept_stages import stage_boxes, stage_dice
 from pipeline.build.job import BrailleProduct, Job, PrintProduct, TactileProduct
 from pipeline.build.report import portable_findings
 
@@ -235,22 +235,6 @@ def stage_proof(job: Job) -> list[Finding]:
                  proofed=(printed.soft_fronts, printed.soft_backs), keep=_keeper(job, "proof", "proofs", fronts.name_sizes))
     _save_keys(job, "proof")
     return []
-
-
-def stage_boxes(job: Job) -> list[Finding]:
-    """The tuck boxes of the game's ``packaging`` (:mod:`pipeline.boxes`): per box the flat dieline PDF
-    with its print, its UV braille plate, the geometry sidecar and PNG proofs; the boxes imposed on
-    the press sheets; each box's QR code decoded at 300 dpi. A game without packaging writes nothing."""
-    from pipeline.boxes.output import write_boxes
-    from pipeline.render.targets import load_target
-    from pipeline.render.uv.package import printer_for
-
-    if job.deck.game.packaging is None:
-        return []
-    printer = printer_for(job.settings.uv_printer)
-    result = write_boxes(job.deck, job.folder("boxes"), job.braille_for("boxes").profile, load_target(job.settings.target), printer,
-                         printer.clear_spot_for(job.settings.spot), job.settings.papers)
-    return list(result.findings)
 
 
 def stage_vendor(job: Job) -> list[Finding]:

@@ -116,7 +116,7 @@ def write_models(deck: Deck, out_dir: str | Path, profile: GeometryProfile | Non
 
 def write_die_models(dice: Sequence[Die], out_dir: str | Path, profile: GeometryProfile) -> list[DieFiles]:
     """:func:`write_models` from exactly what it reads: the dice and the profile (the build keeps the
-    files while these are unchanged, :mod:`pipeline.build.dice_stage`)."""
+    files while these are unchanged, :mod:`pipeline.build.kept_stages`)."""
     return [write_die_model(die, Path(out_dir), profile) for die in dice]
 
 

@@ -220,6 +220,6 @@ def render_dice(deck: Deck, out_dir: str | Path, profile: GeometryProfile | None
 def render_die_sheets(dice: Sequence[Die], title: str, out_dir: str | Path, profile: GeometryProfile,
                       condition: OutputCondition = FOGRA39) -> list[DieSheet]:
     """:func:`render_dice` from exactly what it reads: the dice, the game's ``title``, the profile and the
-    output condition (the build keeps the sheets while these are unchanged, :mod:`pipeline.build.dice_stage`)."""
+    output condition (the build keeps the sheets while these are unchanged, :mod:`pipeline.build.kept_stages`)."""
     return [render_die_sheet(die, Path(out_dir) / f"die-{die.id}.pdf", profile, f"{title}: {die.name} face sheet", condition)
             for die in dice]
