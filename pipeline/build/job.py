@@ -79,11 +79,11 @@ class TactileProduct:
 class Reuse(Protocol):
     """What the per-card stages may keep from the previous build (:class:`pipeline.build.cardkeys.CardReuse`)."""
 
-    def keeper(self, stage: str, folder: str, *shared: object) -> Callable[[str, object], bool]:
-        """The ``keep(name, inputs)`` a renderer's loop asks per file under ``folder``."""
-
     final: Path  #: the previous output folder of the game
     findings: list[dict]  #: the previous manifest's findings, portable ``to_dict()`` form
+
+    def keeper(self, stage: str, folder: str, *shared: object) -> Callable[[str, object], bool]:
+        """The ``keep(name, inputs)`` a renderer's loop asks per file under ``folder``."""
 
     def keep_stage(self, stage: str, folder: str, *inputs: object) -> tuple[str, bool]:
         """``(key, kept)``: the stage's files under ``folder`` kept whole from the previous build when its key is unchanged."""
