@@ -90,7 +90,8 @@ def enchant_cold(tmp_path_factory):
     game = base / "enchant"
     shutil.copytree(SHIPPED / "enchant", game)
     outcome = _run(game, base / "out")
-    assert _rendered(outcome) == {"card proofs": 57, "card faces": 57, "card pages": 57, "height maps": 57}
+    assert _rendered(outcome) == {"dice files": 4, "card proofs": 57, "card faces": 57, "card pages": 57, "height maps": 57,
+                                  "box files": 8}
     return game, base / "out"
 
 
@@ -120,7 +121,8 @@ def test_a_name_edit_renders_that_card_and_its_neighbours_pages_only(enchant_col
     outcome = _edit_then_rebuild(enchant_cold, tmp_path, "cards.yaml", 'name: "Hatchling"', 'name: "Hatchling Jr"')
     # The card's proof, face and height map (its braille name changed); its page and the pages of the
     # cards before and after it, which link to it by name.
-    assert _rendered(outcome) == {"card proofs": 1, "card faces": 1, "card pages": 3, "height maps": 1}
+    assert _rendered(outcome) == {"dice files": 0, "card proofs": 1, "card faces": 1, "card pages": 3, "height maps": 1,
+                                  "box files": 0}
     assert outcome.per_card["proof"]["card proofs"] == {"rendered": 1, "kept": 56, "total": 57}
 
 
@@ -128,14 +130,36 @@ def test_a_power_edit_renders_that_card_only(enchant_cold, tmp_path):
     outcome = _edit_then_rebuild(enchant_cold, tmp_path, "cards.yaml", "    power: 2\n    copies: 1\n    description:\n"
                                  "      alt: \"A tiny green dragon", "    power: 3\n    copies: 1\n    description:\n"
                                  "      alt: \"A tiny green dragon")
-    assert _rendered(outcome) == {"card proofs": 1, "card faces": 1, "card pages": 1, "height maps": 1}
+    assert _rendered(outcome) == {"dice files": 0, "card proofs": 1, "card faces": 1, "card pages": 1, "height maps": 1,
+                                  "box files": 0}
+
+
+def test_a_copies_edit_renders_the_boxes_but_keeps_the_dice(enchant_cold, tmp_path):
+    # The box prints how many cards it holds (a class's copies of the run): its key covers the counts.
+    # One more copy breaks the game's composition (an error): built with --force, before the edit too
+    # (--force is in every key).
+    game, _ = enchant_cold
+    edited = tmp_path / "enchant"
+    shutil.copytree(game, edited)
+    forced = BuildSettings(out_dir=str(tmp_path / "warm"), papers=("letter",), force=True)
+    text = (edited / "cards.yaml").read_text(encoding="utf-8")
+    old = '    power: 2\n    copies: 1\n    description:\n      alt: "A tiny green dragon'
+    assert text.count(old) == 1
+    assert run_build([str(edited)], forced)[0].per_card["boxes"]["box files"]["rendered"] == 8
+    (edited / "cards.yaml").write_text(text.replace(old, old.replace("copies: 1", "copies: 2")), encoding="utf-8")
+    (outcome,) = run_build([str(edited)], forced)
+    assert outcome.status == "built"
+    assert outcome.per_card["boxes"] == {"box files": {"rendered": 8, "kept": 0, "total": 8}}
+    assert outcome.per_card["dice"] == {"dice files": {"rendered": 0, "kept": 4, "total": 4}}
 
 
 def test_a_deck_wide_edit_renders_every_card(enchant_cold, tmp_path):
     # The archive's base URL is in every card's QR code: game.yaml is in every card key.
     outcome = _edit_then_rebuild(enchant_cold, tmp_path, "game.yaml", "https://cards.example.invalid/enchant/",
                                  "https://cards.example.invalid/enchant-2/")
-    assert _rendered(outcome) == {"card proofs": 57, "card faces": 57, "card pages": 57, "height maps": 57}
+    # game.yaml is in the dice and box keys too (the deck digest): their files are rendered again.
+    assert _rendered(outcome) == {"dice files": 4, "card proofs": 57, "card faces": 57, "card pages": 57, "height maps": 57,
+                                  "box files": 8}
 
 
 def test_a_template_or_code_change_renders_every_card(game_copy, tmp_path, monkeypatch):
@@ -144,15 +168,15 @@ def test_a_template_or_code_change_renders_every_card(game_copy, tmp_path, monke
 
     game = game_copy("mini")
     first = _run(game, tmp_path / "out")
-    assert _rendered(first) == {"card proofs": 4, "card faces": 4, "card pages": 4, "height maps": 4}
+    assert _rendered(first) == {"dice files": 4, "card proofs": 4, "card faces": 4, "card pages": 4, "height maps": 4}
     before = _tree(tmp_path / "out" / "mini")
     changed = manifest.code_digest() + b"a template edited"  # what editing any file under templates/ does to the digest
     monkeypatch.setattr(manifest, "code_digest", lambda: changed)
     monkeypatch.setattr(cardkeys, "code_digest", lambda: changed)
     again = _run(game, tmp_path / "out")
-    assert _rendered(again) == {"card proofs": 4, "card faces": 4, "card pages": 4, "height maps": 4}
+    assert _rendered(again) == {"dice files": 4, "card proofs": 4, "card faces": 4, "card pages": 4, "height maps": 4}
     assert {k: v["kept"] for nouns in again.per_card.values() for k, v in nouns.items()} == {
-        "card proofs": 0, "card faces": 0, "card pages": 0, "height maps": 0}
+        "dice files": 0, "card proofs": 0, "card faces": 0, "card pages": 0, "height maps": 0}
     after = _tree(tmp_path / "out" / "mini")
     assert [name for name in before if not name.endswith("manifest.json") and after[name] != before[name]] == []
 
@@ -170,9 +194,82 @@ def test_a_changed_file_in_the_previous_output_is_rendered_again(game_copy, tmp_
     assert outcome.per_card["proof"]["card proofs"] == {"rendered": 2, "kept": 2, "total": 4}
     # The alt text is on the card's archive page (and in its data, which every key of the card
     # covers), not in its braille: its height map is kept.
-    said = ("tactile: 0 of 4 height maps rendered, 4 kept; archive: 1 of 4 card faces rendered, 3 kept, "
+    said = ("dice: 0 of 4 dice files rendered, 4 kept; tactile: 0 of 4 height maps rendered, 4 kept; archive: 1 of 4 card faces rendered, 3 kept, "
             "1 of 4 card pages rendered, 3 kept; proof: 2 of 4 card proofs rendered, 2 kept")
     assert json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))["games"]["mini"]["per_card_summary"] == said
     from pipeline.cli.unchanged import summary_line
 
     assert summary_line(outcome).endswith("; " + said)
+
+
+# --- A card edit keeps the dice stage's files whole (pipeline.build.kept_stages) ---------------------
+
+
+def _dice_inodes(out: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_ino for p in sorted((out / "mini" / "dice").iterdir())}
+
+
+def test_a_card_edit_keeps_the_dice_files_and_a_die_edit_renders_them(game_copy, tmp_path, monkeypatch):
+    import pipeline.dice.output as output
+    import pipeline.dice.sheet as sheet
+
+    game = game_copy("mini")
+    _run(game, tmp_path / "out")
+    before = _dice_inodes(tmp_path / "out")
+    assert sorted(before) == ["die-d12.3mf", "die-d12.pdf", "die-d12.png", "die-d12.stl"]
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("name: Ember Ranger", "name: Ember Rangers"), encoding="utf-8")
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the dice were rendered again")
+
+    with monkeypatch.context() as patch:  # the chains' workers are forked from this process: they see the patch
+        patch.setattr(sheet, "render_die_sheets", fail)
+        patch.setattr(output, "write_die_models", fail)
+        kept = _run(game, tmp_path / "out")
+    assert _dice_inodes(tmp_path / "out") == before  # the previous files, hard-linked
+    assert kept.per_card["dice"] == {"dice files": {"rendered": 0, "kept": 4, "total": 4}}
+    from pipeline.build.report import per_card_summary
+
+    assert per_card_summary(kept.per_card).startswith("dice: 0 of 4 dice files rendered, 4 kept; ")
+    data = game / "game.yaml"
+    data.write_text(data.read_text(encoding="utf-8").replace("name: D12, faces: 12", "name: Twelve, faces: 12"), encoding="utf-8")
+    edited = _run(game, tmp_path / "out")
+    assert edited.per_card["dice"] == {"dice files": {"rendered": 4, "kept": 0, "total": 4}}
+    after = _dice_inodes(tmp_path / "out")
+    assert sorted(after) == sorted(before) and all(after[n] != before[n] for n in before)
+
+
+def test_a_changed_die_file_renders_the_dice_again(game_copy, tmp_path):
+    game = game_copy("mini")
+    _run(game, tmp_path / "out")
+    stl = tmp_path / "out" / "mini" / "dice" / "die-d12.stl"
+    good = stl.read_bytes()
+    stl.write_bytes(good[:-1] + b"!")
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("name: Ember Ranger", "name: Ember Rangers"), encoding="utf-8")
+    outcome = _run(game, tmp_path / "out")
+    assert outcome.per_card["dice"] == {"dice files": {"rendered": 4, "kept": 0, "total": 4}}
+    assert stl.read_bytes() == good
+
+
+def test_kept_dice_report_the_findings_of_a_cold_build(game_copy, tmp_path):
+    """A die too small for its faces (DI002, an error: built with --force): the kept stage's findings,
+    printed, in report.json and in the manifest, are those of a cold build of the edited game."""
+    game = game_copy("mini")
+    data = game / "game.yaml"
+    data.write_text(data.read_text(encoding="utf-8").replace("size: 35mm", "size: 15mm"), encoding="utf-8")
+    (first,) = run_build([str(game)], BuildSettings(out_dir=str(tmp_path / "warm"), papers=("letter",), force=True))
+    assert "DI002" in {f.code for f in first.findings}
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("name: Ember Ranger", "name: Ember Rangers"), encoding="utf-8")
+    (warm,) = run_build([str(game)], BuildSettings(out_dir=str(tmp_path / "warm"), papers=("letter",), force=True))
+    (cold,) = run_build([str(game)], BuildSettings(out_dir=str(tmp_path / "cold"), papers=("letter",), force=True))
+    assert warm.per_card["dice"]["dice files"]["kept"] == 4
+    assert sorted(f.code for f in warm.findings) == sorted(f.code for f in cold.findings)  # sorted by file: the out folders differ
+    shown = [[f.render() for f in o.findings if f.code.startswith("DI")] for o in (warm, cold)]  # located in game.yaml
+    assert shown[0] == shown[1] and any("game.yaml" in line and "DI002" in line for line in shown[0])
+    reports = [json.loads((tmp_path / o / "report.json").read_text(encoding="utf-8"))["games"]["mini"]["findings"] for o in ("warm", "cold")]
+    assert sorted(map(json.dumps, reports[0])) == sorted(map(json.dumps, reports[1]))  # portable; listed by shown file
+    rebuilt, fresh = _tree(tmp_path / "warm" / "mini"), _tree(tmp_path / "cold" / "mini")
+    assert [name for name in fresh if rebuilt.get(name) != fresh[name]] == []

@@ -33,7 +33,7 @@ from engine.registry import declare
 from engine.units import mm_to_pt, pt_to_mm
 from pipeline.boxes.face import draw_box
 from pipeline.boxes.pdf import BoxFiles, check_box, write_box
-from pipeline.boxes.plan import BoxPlan, notch_depth, plan_boxes
+from pipeline.boxes.plan import BoxDeck, BoxPlan, notch_depth, plan_boxes
 from pipeline.boxes.proof import write_proofs
 from pipeline.braille.geometry import GeometryProfile
 from pipeline.qr.codes import decode_qr
@@ -115,7 +115,7 @@ def _place(page: pikepdf.Page, box: pikepdf.Page, name: str, rect: pikepdf.Recta
     page.contents_coalesce()
 
 
-def write_sheets(deck: Deck, files: Sequence[BoxFiles], labels: Sequence[str], folder: Path, papers: Sequence[str],
+def write_sheets(deck: Deck | BoxDeck, files: Sequence[BoxFiles], labels: Sequence[str], folder: Path, papers: Sequence[str],
                  target: PrintTarget) -> list[Path]:
     """Impose the boxes (grouped by flat size) on every paper they fit; one a sheet of a fitting size when none does."""
     gid, written = deck.game.id, []
@@ -159,7 +159,7 @@ def verify_box_qr(plan: BoxPlan, print_pdf: Path, bleed_pt: float, dpi: int = 30
                                  Location(str(print_pdf)), "keep the QR box clear of other print")]
 
 
-def box_findings(deck: Deck, profile: GeometryProfile, target: PrintTarget) -> list[Finding]:
+def box_findings(deck: Deck | BoxDeck, profile: GeometryProfile, target: PrintTarget) -> list[Finding]:
     """The boxes' findings without writing a file, for ``deckpress check``: the plan's (BX003,
     BX008), the print drawn onto a throwaway page (BX002, BX006) and the die-line checks (BX004,
     BX005); BX007 (the QR read back from a raster) only the build gives."""
@@ -170,7 +170,7 @@ def box_findings(deck: Deck, profile: GeometryProfile, target: PrintTarget) -> l
     return findings
 
 
-def write_boxes(deck: Deck, folder: Path, profile: GeometryProfile, target: PrintTarget, printer: UvPrinter,
+def write_boxes(deck: Deck | BoxDeck, folder: Path, profile: GeometryProfile, target: PrintTarget, printer: UvPrinter,
                 spot: str, papers: Sequence[str]) -> BoxesResult:
     """Every box of the game's ``packaging`` into ``folder`` (module docs). A game without packaging writes nothing."""
     plans, findings = plan_boxes(deck, profile)

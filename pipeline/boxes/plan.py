@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from engine.boxes import MAIN_DECK, BoxSpec
 from engine.findings import Finding, Severity
-from engine.model import CardClass, Deck, Palette
+from engine.model import CardClass, Deck, Game, Palette
 from engine.registry import declare
 from engine.units import pt_to_mm
 from pipeline.archive.quickstart import quickstart_url
@@ -129,7 +129,26 @@ class BoxPlan:
     qr: Rect
 
 
-def held_classes(deck: Deck, spec: BoxSpec) -> list[CardClass]:
+@dataclass(frozen=True)
+class BoxDeck:
+    """All the boxes read of a deck: the game and each class's printed cards of the print run
+    (``copies``: ``(class id, copies counted)`` in the game's class order). The build keeps the
+    boxes while these are unchanged (:mod:`pipeline.build.kept_stages`): no other card value reaches them."""
+
+    game: Game
+    copies: tuple[tuple[str, int], ...]
+
+    @classmethod
+    def of(cls, deck: Deck) -> BoxDeck:
+        """The box view of ``deck`` (:meth:`engine.model.Deck.copies_of` per class)."""
+        return cls(deck.game, tuple((c.id, deck.copies_of(c.id)) for c in deck.game.classes))
+
+    def copies_of(self, class_id: str) -> int:
+        """Printed cards (copies counted) of one class; 0 for a class the game does not have."""
+        return dict(self.copies).get(class_id, 0)
+
+
+def held_classes(deck: Deck | BoxDeck, spec: BoxSpec) -> list[CardClass]:
     """The classes whose cards the box holds: its class, or every class of its deck
     (a class's ``deck:``, or ``composition.decks[deck].classes``)."""
     game = deck.game
@@ -140,7 +159,7 @@ def held_classes(deck: Deck, spec: BoxSpec) -> list[CardClass]:
     return [c for c in game.classes if c.deck == spec.deck or c.id in ids]
 
 
-def _wearing(deck: Deck, spec: BoxSpec, classes: list[CardClass]) -> CardClass | None:
+def _wearing(deck: Deck | BoxDeck, spec: BoxSpec, classes: list[CardClass]) -> CardClass | None:
     return deck.game.class_by_id(spec.colours) if spec.colours else (classes[0] if classes else None)
 
 
@@ -168,7 +187,7 @@ def lay_braille(phrases: list[str], zone: Rect, profile: GeometryProfile, grade:
     return tuple(lines), (zone.x, y)
 
 
-def plan_box(deck: Deck, spec: BoxSpec, profile: GeometryProfile) -> tuple[BoxPlan | None, list[Finding]]:
+def plan_box(deck: Deck | BoxDeck, spec: BoxSpec, profile: GeometryProfile) -> tuple[BoxPlan | None, list[Finding]]:
     """The :class:`BoxPlan` of one box and its BX003/BX008 findings (located at the box's
     definition); None when the box cannot be drawn (BX003, BX008)."""
     game, packaging = deck.game, deck.game.packaging
@@ -220,7 +239,7 @@ def notch_depth(line: Dieline) -> float:
                 if front.x < p[0] < front.x + front.w and front.y < p[1] < front.y + front.h), default=0.0)
 
 
-def plan_boxes(deck: Deck, profile: GeometryProfile) -> tuple[list[BoxPlan], list[Finding]]:
+def plan_boxes(deck: Deck | BoxDeck, profile: GeometryProfile) -> tuple[list[BoxPlan], list[Finding]]:
     """Every box of the game's ``packaging`` (in data order) that can be drawn, and the findings
     of those that cannot; ``([], [])`` for a game without packaging. A box holding no card of
     the print run (the expansion's class boxes in its own run) is left out."""

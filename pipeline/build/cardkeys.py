@@ -19,6 +19,10 @@ into the manifest beside each file (``card_key``), so a cold build and a rebuild
 manifest. A renderer's loop asks :meth:`Keeper.__call__` per file; the stage (in a chain's worker
 process) saves what it asked with :meth:`CardReuse.save`, and the runner collects it
 (:func:`collect`) for the manifest and the report.
+
+A stage that reads no card's own data (the dice, the boxes: :mod:`pipeline.build.kept_stages`) is kept whole
+instead (:meth:`CardReuse.keep_stage`): one key over the deck digest and exactly what its renderers
+read, given to each of its files as their ``card_key``; all its previous files are kept, or none.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ NOUNS: dict[tuple[str, str], str] = {
     ("archive", ".html"): "card pages",
     ("tactile", ".png"): "height maps",
 }
+#: What a kept or rendered file of a stage kept whole (:meth:`CardReuse.keep_stage`) is called in the report.
+STAGE_NOUNS: dict[str, str] = {"dice": "dice files", "boxes": "box files"}
 
 
 def _default(obj: object) -> object:
@@ -99,6 +105,8 @@ class CardReuse:
     digest: str
     previous: dict[str, tuple[str, int, str]] = field(default_factory=dict)
     asked: dict[str, dict[str, tuple]] = field(default_factory=dict)
+    #: The previous manifest's findings (portable ``to_dict()`` form), for a stage kept whole.
+    findings: list[dict] = field(default_factory=list)
     # The canonical bytes of the models and dataclasses a loop hands over again and again (the
     # layout, the deck's blocks), by identity: the object is held, so its id cannot be reused.
     _memo: dict[int, tuple[object, bytes]] = field(default_factory=dict, repr=False, compare=False)
@@ -108,7 +116,7 @@ class CardReuse:
         """The reuse of a build of ``game_dir`` replacing ``final`` (its manifest read, if any)."""
         manifest = read_manifest(final) or {}
         previous = {e["path"]: (e["card_key"], e["bytes"], e["sha256"]) for e in manifest.get("files", []) if "card_key" in e}
-        return cls(final, staging, deck_digest(game_dir, settings), previous)
+        return cls(final, staging, deck_digest(game_dir, settings), previous, findings=manifest.get("findings", []))
 
     def keeper(self, stage: str, folder: str, *shared: object) -> Keeper:
         """The callable a renderer's loop asks for each file under ``folder`` (relative to the game's
@@ -142,21 +150,51 @@ class CardReuse:
             try:
                 kept = src.stat().st_size == before[1] and sha256_file(src) == before[2]
                 if kept:
-                    dest.parent.mkdir(parents=True, exist_ok=True)
-                    try:
-                        os.link(src, dest)
-                    except OSError:
-                        shutil.copy2(src, dest)
+                    _link(src, dest)
             except OSError:
                 kept = False  # gone or unreadable: render it
         self.asked.setdefault(stage, {})[path] = (key, kept, *(before[1:] if kept else ()))
         return kept
+
+    def keep_stage(self, stage: str, folder: str, *inputs: object) -> tuple[str, bool]:
+        """A stage whose files depend on the deck digest and ``inputs`` only (no card value): its key
+        (sha256 hex over those and ``folder``) and whether all its previous files were kept. Kept when
+        the previous manifest lists files under ``folder`` (relative to the game's output), every one
+        with this key and still the size and sha256 recorded: then all are hard-linked (else copied)
+        into staging; otherwise none is, and the stage renders all and calls :meth:`record_stage`."""
+        key = self.key(f"{folder}/", canonical(inputs), ())
+        before = {p: v for p, v in self.previous.items() if p.startswith(f"{folder}/")}
+        try:
+            intact = bool(before) and all(v[0] == key and (self.final / p).stat().st_size == v[1] and sha256_file(self.final / p) == v[2]
+                                          for p, v in before.items())
+        except OSError:
+            intact = False  # gone or unreadable: render them all
+        if intact:
+            for path, (_, size, sha) in before.items():
+                _link(self.final / path, self.staging / path)
+                self.asked.setdefault(stage, {})[path] = (key, True, size, sha)
+        return key, intact
+
+    def record_stage(self, stage: str, folder: str, key: str) -> None:
+        """Record every file the stage rendered under ``folder`` in staging as asked with ``key``, not kept."""
+        root = self.staging / folder
+        for path in sorted(p for p in root.rglob("*") if p.is_file()) if root.is_dir() else []:
+            self.asked.setdefault(stage, {})[path.relative_to(self.staging).as_posix()] = (key, False)
 
     def save(self, stage: str) -> None:
         """Write what ``stage`` asked into the staging folder (``.card-keys/<stage>.json``), for :func:`collect`."""
         folder = self.staging / KEYS_DIR
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{stage}.json").write_text(json.dumps(self.asked.get(stage, {}), sort_keys=True), encoding="utf-8")
+
+
+def _link(src: Path, dest: Path) -> None:
+    """Hard-link (else copy) ``src`` to ``dest``, making its folder."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(src, dest)
+    except OSError:
+        shutil.copy2(src, dest)
 
 
 @dataclass
@@ -198,7 +236,7 @@ def collect(staging: Path) -> tuple[dict[str, str], dict[str, dict[str, dict[str
             keys[path] = key
             if kept:
                 verified[path] = (seen[0], seen[1])
-            noun = NOUNS.get((stage, PurePath(path).suffix), "card files")
+            noun = NOUNS.get((stage, PurePath(path).suffix)) or STAGE_NOUNS.get(stage, "card files")
             tally = counts.setdefault(stage, {}).setdefault(noun, {"rendered": 0, "kept": 0, "total": 0})
             tally["kept" if kept else "rendered"] += 1
             tally["total"] += 1

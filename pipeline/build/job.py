@@ -79,8 +79,17 @@ class TactileProduct:
 class Reuse(Protocol):
     """What the per-card stages may keep from the previous build (:class:`pipeline.build.cardkeys.CardReuse`)."""
 
+    final: Path  #: the previous output folder of the game
+    findings: list[dict]  #: the previous manifest's findings, portable ``to_dict()`` form
+
     def keeper(self, stage: str, folder: str, *shared: object) -> Callable[[str, object], bool]:
         """The ``keep(name, inputs)`` a renderer's loop asks per file under ``folder``."""
+
+    def keep_stage(self, stage: str, folder: str, *inputs: object) -> tuple[str, bool]:
+        """``(key, kept)``: the stage's files under ``folder`` kept whole from the previous build when its key is unchanged."""
+
+    def record_stage(self, stage: str, folder: str, key: str) -> None:
+        """Record the files the stage rendered under ``folder`` with its ``key``."""
 
     def save(self, stage: str) -> None:
         """Leave what ``stage`` asked for in the staging folder, for the manifest."""

@@ -22,6 +22,7 @@ from typing import Callable
 
 from engine.findings import Finding
 from pipeline.build.archive_stages import VOLUMES, stage_archive, stage_faces
+from pipeline.build.kept_stages import stage_boxes, stage_dice
 from pipeline.build.job import BrailleProduct, Job, PrintProduct, TactileProduct
 from pipeline.build.report import portable_findings
 
@@ -84,20 +85,6 @@ def stage_braille(job: Job) -> list[Finding]:
     blocks, layout_findings = layout_deck(job.deck, profile=profile)
     job.braille = BrailleProduct(blocks, profile)
     return findings + list(layout_findings)
-
-
-def stage_dice(job: Job) -> list[Finding]:
-    """Per die: the face sheet PDF (its net at actual size, numerals, braille dots, key) and the
-    3D-printable model (3MF, STL, PNG preview), checked as one watertight solid with its dots
-    read back at the profile's height and spacing."""
-    from pipeline.dice.output import write_models
-    from pipeline.dice.sheet import render_dice
-    from pipeline.render.targets import output_condition
-
-    profile = job.braille_for("dice").profile
-    sheets = render_dice(job.deck, job.folder("dice"), profile, output_condition(job.settings.target))
-    models = write_models(job.deck, job.folder("dice"), profile)
-    return [f for sheet in sheets for f in sheet.findings] + [f for files in models for f in files.findings]
 
 
 def stage_print(job: Job) -> list[Finding]:
@@ -248,22 +235,6 @@ def stage_proof(job: Job) -> list[Finding]:
                  proofed=(printed.soft_fronts, printed.soft_backs), keep=_keeper(job, "proof", "proofs", fronts.name_sizes))
     _save_keys(job, "proof")
     return []
-
-
-def stage_boxes(job: Job) -> list[Finding]:
-    """The tuck boxes of the game's ``packaging`` (:mod:`pipeline.boxes`): per box the flat dieline PDF
-    with its print, its UV braille plate, the geometry sidecar and PNG proofs; the boxes imposed on
-    the press sheets; each box's QR code decoded at 300 dpi. A game without packaging writes nothing."""
-    from pipeline.boxes.output import write_boxes
-    from pipeline.render.targets import load_target
-    from pipeline.render.uv.package import printer_for
-
-    if job.deck.game.packaging is None:
-        return []
-    printer = printer_for(job.settings.uv_printer)
-    result = write_boxes(job.deck, job.folder("boxes"), job.braille_for("boxes").profile, load_target(job.settings.target), printer,
-                         printer.clear_spot_for(job.settings.spot), job.settings.papers)
-    return list(result.findings)
 
 
 def stage_vendor(job: Job) -> list[Finding]:

@@ -8,6 +8,7 @@ algorithm) in a grey from their normal against a light from the upper left.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,7 +111,13 @@ def write_die_model(die: Die, out_dir: Path, profile: GeometryProfile) -> DieFil
 def write_models(deck: Deck, out_dir: str | Path, profile: GeometryProfile | None = None) -> list[DieFiles]:
     """One 3MF, STL and preview per die of the game in ``out_dir``; profile defaults to the game's."""
     profile = profile or PROFILES.get(deck.game.braille.geometry, PROFILES["spec800"])
-    return [write_die_model(die, Path(out_dir), profile) for die in deck.game.dice]
+    return write_die_models(deck.game.dice, out_dir, profile)
+
+
+def write_die_models(dice: Sequence[Die], out_dir: str | Path, profile: GeometryProfile) -> list[DieFiles]:
+    """:func:`write_models` from exactly what it reads: the dice and the profile (the build keeps the
+    files while these are unchanged, :mod:`pipeline.build.kept_stages`)."""
+    return [write_die_model(die, Path(out_dir), profile) for die in dice]
 
 
 def write_readme_previews(folder: str | Path = "docs/dice") -> list[Path]:

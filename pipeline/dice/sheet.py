@@ -23,6 +23,7 @@ both ``AAAAAA+``). The build then sets Author and the dates from the game's data
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -213,5 +214,12 @@ def render_dice(deck: Deck, out_dir: str | Path, profile: GeometryProfile | None
     """One sheet per die of the game, ``<out_dir>/die-<die id>.pdf``, titled "<game title>: <die> face sheet";
     profile defaults to the game's; ``condition`` is the output intent (the build's printing target)."""
     profile = profile or PROFILES.get(deck.game.braille.geometry, PROFILES["spec800"])  # BR005 reports a bad name
-    return [render_die_sheet(die, Path(out_dir) / f"die-{die.id}.pdf", profile, f"{deck.game.title}: {die.name} face sheet",
-                             condition) for die in deck.game.dice]
+    return render_die_sheets(deck.game.dice, deck.game.title, out_dir, profile, condition)
+
+
+def render_die_sheets(dice: Sequence[Die], title: str, out_dir: str | Path, profile: GeometryProfile,
+                      condition: OutputCondition = FOGRA39) -> list[DieSheet]:
+    """:func:`render_dice` from exactly what it reads: the dice, the game's ``title``, the profile and the
+    output condition (the build keeps the sheets while these are unchanged, :mod:`pipeline.build.kept_stages`)."""
+    return [render_die_sheet(die, Path(out_dir) / f"die-{die.id}.pdf", profile, f"{title}: {die.name} face sheet", condition)
+            for die in dice]
