@@ -235,3 +235,22 @@ def test_stats_with_json_says_it_is_text_only():
     result = runner.invoke(app, ["check", "carddata/apprentice", "--select", "RB", "--format", "json", "--stats"])
     assert result.exit_code == 0 and json.loads(result.stdout)["findings"] == []
     assert "--stats prints its table in the text format only" in result.stderr
+
+
+@pytest.mark.parametrize("command", [["check", "{game}", "--verbose"], ["build", "{game}", "--out", "{out}", "--only", "checks,braille,emboss"]])
+def test_a_reader_that_leaves_early_does_not_change_the_exit_code(command, game_copy, tmp_path):
+    # `deckpress ... | head -1`: the pipe's read end is closed before deckpress writes a line, so
+    # its first write meets EPIPE for certain. Click made that exit 1 (error findings); the
+    # reference is the same command with its output read to the end (a game with a warning: exit 0).
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    game = game_copy("mini")
+    args = [str(Path(sys.executable).with_name("deckpress"))] + [a.format(game=game, out=tmp_path / "out") for a in command]
+    read = subprocess.run(args, capture_output=True, text=True)
+    left = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    left.stdout.close()
+    _, errors = left.communicate(timeout=300)
+    assert read.stdout and left.returncode == read.returncode == 0
+    assert errors == read.stderr  # nothing more on stderr: no "Broken pipe", no traceback

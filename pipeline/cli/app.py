@@ -62,6 +62,9 @@ def main() -> None:
 
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, on_interrupt)
+    from pipeline.cli.plain import ReaderMayLeave
+
+    sys.stdout = ReaderMayLeave(sys.stdout)  # `deckpress ... | head -1`: the command's own exit code
     try:
         from pipeline.cli.unchanged import answer
 

@@ -4,6 +4,7 @@ they are: the typer-free part of :mod:`pipeline.cli.common`, also used by
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections import Counter
@@ -14,6 +15,40 @@ from engine.findings import Finding, Severity, render_text
 #: ``_emoji_replace`` pattern, here without its name check) or a character that is not printable
 #: (rich strips control codes and expands tabs).
 _RICH_WOULD_CHANGE = re.compile(r":\S*:|[^\S ]")
+
+
+class ReaderMayLeave:
+    """``sys.stdout`` whose reader may close the pipe early (``deckpress build | head -1``).
+
+    Python ignores SIGPIPE, so a write after the reader left raises BrokenPipeError; click turned
+    that into exit 1 (which means error findings here) wherever it came. This stream instead points
+    the descriptor at /dev/null the first time and goes on, so the command finishes its work (a
+    build's report, its lock) and exits with its own code; only the unread lines are lost.
+    """
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._reader_left()
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._reader_left()
+
+    def _reader_left(self) -> None:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, self._stream.fileno())  # the buffered rest, and every later line, go nowhere
+        os.close(devnull)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 def write_line(text: str, stderr: bool = False) -> None:
