@@ -11,6 +11,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from conftest import GAMES
@@ -155,3 +156,17 @@ def test_a_symlink_in_a_game_output_counts_as_foreign(tmp_path):
     result = _build(GAMES / "mini", out, "--spot", "Other")
     assert result.exit_code == 2 and "link.txt" in result.output
     assert precious.read_bytes() == NOTES and (out / "mini" / "link.txt").is_symlink()
+
+
+@pytest.mark.parametrize("option, message", [
+    (["--spot", "a/b"], "deckpress: spot colour name 'a/b' is not usable: it contains '/'"),
+    (["--profile", "x"], "deckpress: unknown embosser profile 'x'; known: card-3x5,"),
+    (["--geometry", "nope"], "deckpress: unknown braille geometry profile 'nope'; known: spec800, ada-signage"),
+])
+def test_a_bad_spot_profile_or_geometry_is_refused_before_any_game_is_built(tmp_path, option, message):
+    # These failed inside every game's build ("FAILED, nothing written; run box: 0 unique cards"
+    # and a Python class name, once per game); now one line and exit 2 like --paper or --target.
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["build", str(GAMES / "mini"), str(GAMES / "mini-plus"), "--out", str(out), "-q", *option])
+    assert result.exit_code == 2 and result.output.startswith(message) and len(result.output.splitlines()) == 1
+    assert not out.exists()

@@ -115,16 +115,28 @@ def build(
 
 
 def _validate_options(settings) -> None:
-    """Read the UV printer profile, the sheet sizes and the printing target the build names; exit 2
-    with one line for the first that is unknown or does not match its schema.
+    """Check the spot name and read the embosser, dot geometry and UV printer profiles, the sheet
+    sizes and the printing target the build names; exit 2 with one line for the first that is
+    unknown, unusable or does not match its schema.
 
     Called once some game must be built (:func:`pipeline.build.runner.run_build`): an unchanged
     rebuild, whose build key covers these settings and files, was built with them before, and
     skips reading them (they import pydantic and pikepdf, most of such a rebuild's time).
     """
+    from pipeline.braille.geometry import get_profile
+    from pipeline.emboss.profiles import EmbossError, load_profile
     from pipeline.render.sheets import ImpositionError, get_sheet
+    from pipeline.render.tactile import TactileError, check_spot_name
     from pipeline.render.uv.printers import UvPrinterError, load_uv_printer
 
+    # Each of these failed inside every game's build otherwise ("FAILED, nothing written" per game).
+    with exit_on(TactileError):  # --spot 'a/b': not a usable PDF colorant name
+        check_spot_name(settings.spot)
+    with exit_on(EmbossError):  # --profile: an unknown embosser profile, or one that does not match its schema
+        load_profile(settings.profile)
+    if settings.geometry is not None:
+        with exit_on(ValueError):  # --geometry: an unknown dot geometry profile
+            get_profile(settings.geometry)
     with exit_on(UvPrinterError):  # an unknown profile or a spot name it reserves: one line, exit 2
         load_uv_printer(settings.uv_printer).clear_spot_for(settings.spot)
     with exit_on(ImpositionError):  # a typo'd --paper: one line before any game is built, not a failure per game
