@@ -89,6 +89,19 @@ class DataError(Exception):
         self.unreadable = unreadable
 
 
+def _missing_file_hint(path: Path) -> str:
+    """What to do about a missing game.yaml or cards.yaml: rename a near miss in its folder
+    (``game.yml``, ``Game.yaml``), else create it."""
+    stem = path.stem.lower()
+    try:
+        near = sorted(p.name for p in path.parent.iterdir() if p.is_file() and p.name.lower() in (f"{stem}.yaml", f"{stem}.yml"))
+    except OSError:
+        near = []
+    if near:
+        return f"rename {near[0]} to {path.name} (deckpress reads only that name)"
+    return f"create {path.name}; see README 'Card data: adding a game'"
+
+
 def _read(path: Path) -> tuple[object, Source]:
     """Read and parse one YAML file; raise DataError (unreadable) naming the path."""
     shown = display_path(path)
@@ -108,7 +121,7 @@ def _read(path: Path) -> tuple[object, Source]:
             )
     except FileNotFoundError:
         raise DataError(
-            [UNREADABLE_FILE.finding(f"{path.name} not found in {display_path(path.parent)}", Location(shown), f"create {path.name}; see README 'Adding a game'")],
+            [UNREADABLE_FILE.finding(f"{path.name} not found in {display_path(path.parent)}", Location(shown), _missing_file_hint(path))],
             unreadable=True,
         ) from None
     except UnicodeDecodeError as exc:
@@ -285,7 +298,7 @@ def _load_game(folder: Path, cards: tuple[object, Source] | None) -> Deck:
     for data, src, card_folder, no_cards in card_files:
         if no_cards:
             at = src.keys.get("cards", src.at) if isinstance(data, dict) else src.at
-            findings.append(NO_CARDS.finding(f"{CARDS_FILE} holds no cards", at, "list the game's cards under 'cards:'; see README 'Adding a game'"))
+            findings.append(NO_CARDS.finding(f"{CARDS_FILE} holds no cards", at, "list the game's cards under 'cards:'; see README 'Card data: adding a game'"))
             continue
         if data is None:
             data = {"cards": []}

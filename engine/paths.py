@@ -25,6 +25,24 @@ def display_path(path: Path) -> str:
 
 
 def find_games(root: str | Path) -> list[Path]:
-    """Game folders directly under ``root`` (those holding a game.yaml), sorted by name; [] if root is no folder."""
+    """Game folders directly under ``root``, sorted by name; [] if root is no folder.
+
+    A game folder holds a game.yaml, or looks like one that lost it: a cards.yaml, or a game or
+    cards file under another spelling (``game.yml``, ``Game.yaml``). Those are listed too, so the
+    loader reports the missing game.yaml (DA005) instead of the build passing the game over in silence.
+    """
     root = Path(root)
-    return sorted(p for p in root.iterdir() if (p / GAME_FILE).is_file()) if root.is_dir() else []
+    return sorted(p for p in root.iterdir() if p.is_dir() and _looks_like_a_game(p)) if root.is_dir() else []
+
+
+def _looks_like_a_game(folder: Path) -> bool:
+    """True when ``folder`` holds a file named game or cards (any case) ending .yaml or .yml."""
+    if (folder / GAME_FILE).is_file():
+        return True
+    try:
+        return any(entry.is_file() and entry.name.lower() in _GAME_LIKE for entry in folder.iterdir())
+    except OSError:
+        return False  # unreadable folder: not listed, as before
+
+
+_GAME_LIKE = {f"{stem}.{suffix}" for stem in ("game", "cards") for suffix in ("yaml", "yml")}

@@ -421,3 +421,27 @@ def test_expansion_replacing_a_class_is_no_duplicate_but_repeating_one_is(game_c
     (f,) = info.value.findings
     assert (str(f.location), f.code, f.message) == ("mini-plus/game.yaml:15:9", "DA003", "two classes have the id 'ember' (Ember Reborn and Ember Again)")
     assert [str(r) for r in f.related] == ["mini-plus/game.yaml:8:9"]
+
+
+def test_a_folder_that_lost_its_game_yaml_is_listed_and_reported_not_passed_over(tmp_path):
+    # A default build (every game in carddata/) skipped such a folder in silence and exited 0
+    # while report.json still called it built (new-user try). Controls: an art folder, a stray file.
+    from engine.paths import find_games
+
+    for name, files in {"kept": ["game.yaml", "cards.yaml"], "lost": ["cards.yaml"], "typo": ["game.yml", "cards.yaml"],
+                        "capital": ["Game.yaml"], "art": ["dragon.png"], "notes": []}.items():
+        (tmp_path / name).mkdir()
+        for file in files:
+            (tmp_path / name / file).write_text("id: x\n")
+    (tmp_path / "readme.yaml").write_text("x: 1\n")
+    assert [p.name for p in find_games(tmp_path)] == ["capital", "kept", "lost", "typo"]
+    hints = {}
+    for name in ("lost", "typo", "capital"):
+        with pytest.raises(DataError) as info:
+            load_game(tmp_path / name)
+        (f,) = info.value.findings
+        assert info.value.unreadable and f.code == "DA005" and f.message.startswith("game.yaml not found in ")
+        hints[name] = f.hint
+    assert hints == {"lost": "create game.yaml; see README 'Card data: adding a game'",
+                     "typo": "rename game.yml to game.yaml (deckpress reads only that name)",
+                     "capital": "rename Game.yaml to game.yaml (deckpress reads only that name)"}
