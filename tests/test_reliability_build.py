@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -231,3 +232,16 @@ def test_a_failed_rebuild_reports_the_previous_output_that_stands(tmp_path, monk
     assert summary_line(outcome).startswith("== mini: FAILED, previous output kept; run box: 4 unique cards, 8 printed")
     (first,) = runner.run_build([str(GAMES / "mini")], BuildSettings(out_dir=str(tmp_path / "new")))
     assert summary_line(first).startswith("== mini: FAILED, nothing written; run box: 0 unique cards")
+
+
+def test_a_game_the_loader_refuses_a_value_of_counts_no_cards(tmp_path):
+    # An expansion whose base game folder is missing: a value the loader refuses (DA003, exit 1),
+    # so no deck was loaded either; "0 unique cards, 0 printed" would read as an empty game.
+    expansion = tmp_path / "alone" / "apprentice-power-crystal"
+    shutil.copytree(CARDDATA / "apprentice-power-crystal", expansion)
+    out = tmp_path / "out"
+    (outcome,) = runner.run_build([str(expansion)], BuildSettings(out_dir=str(out), only=("emboss",)))
+    assert (outcome.status, [f.code for f in outcome.findings]) == ("stopped", ["DA003"])
+    assert summary_line(outcome) == "== apprentice-power-crystal: STOPPED by findings, nothing written"
+    entry = json.loads((out / "report.json").read_text())["games"]["apprentice-power-crystal"]
+    assert [entry[k] for k in ("unique_cards", "printed_cards", "provisional_cards", "placeholder_art_faces")] == [None] * 4

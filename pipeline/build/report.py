@@ -42,6 +42,8 @@ class GameOutcome:
     release: bool = False
     error: str = ""
     per_card: dict = field(default_factory=dict)
+    #: False when the game's data did not load (unreadable, or a value the loader refused): no deck, so nothing to count.
+    loaded: bool = True
     #: A cached game's findings as its manifest lists them (sorted, in ``to_dict()`` form), so the
     #: report need not turn thousands of findings back into dicts (None: from ``findings``).
     finding_dicts: list[dict] | None = field(default=None, repr=False, compare=False)
@@ -156,8 +158,8 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
         dicts = o.finding_dicts if o.status == "cached" else None
         if out_dir is not None and dicts is None:
             items, dicts = portable_findings(items, o.game_dir, (out_dir / o.game_id,)), None
-        # An unreadable game has no deck to count: its card counts are null, not 0 (an empty game).
-        known = (lambda n: None) if o.status == "unreadable" else (lambda n: n)
+        # A game whose data did not load has no deck to count: its card counts are null, not 0 (an empty game).
+        known = (lambda n: n) if o.loaded else (lambda n: None)
         folder = Path(os.path.relpath(Path(o.game_dir).resolve(), out_dir.resolve())).as_posix() if out_dir is not None else o.game_dir
         games[o.game_id] = {
             "folder": folder,

@@ -74,7 +74,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         # Named by its id when game.yaml gives one (the folder's name could be another game's id,
         # whose report entry this would replace), else by the folder's name.
         return GameOutcome(game_dir, game_id_of(Path(game_dir)) or Path(game_dir).name, "unreadable" if exc.unreadable else "stopped",
-                           exc.findings)
+                           exc.findings, loaded=False)
     game_id = deck.game.id
     final = out_root / game_id
     printed = run_deck(deck, settings.run)  # what this run prints; the checks see the whole game

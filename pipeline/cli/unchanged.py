@@ -189,8 +189,8 @@ STATUS_LABELS = {"built": "built", "cached": "unchanged, reused", "stopped": "ST
 def summary_line(o) -> str:
     """The one line per game: status, print run, counts, and whether its press files are a draft."""
     label = "FAILED, nothing written" if o.status == "failed" and not o.files else STATUS_LABELS[o.status]
-    if o.status == "unreadable":  # no deck was loaded: counts of 0 would read as an empty game
-        return f"== {o.game_id}: {label}, nothing built"
+    if not o.loaded:  # no deck was loaded (unreadable, or a value the loader refused): counts of 0 would read as an empty game
+        return f"== {o.game_id}: {label}" + (", nothing built" if o.status == "unreadable" else "")
     line = (f"== {o.game_id}: {label}; run {o.run}: {o.cards} unique cards, {o.copies} printed, "
             f"{o.provisional} provisional, {o.placeholder_faces} faces print placeholder art")
     if o.status in ("built", "cached"):
