@@ -208,7 +208,7 @@ def test_a_game_whose_cards_do_not_read_is_reported_under_its_id_not_its_folders
     # (0 unique cards would read as an empty game); mini's counts are its deck's.
     assert [report["other"][k] for k in ("unique_cards", "printed_cards", "provisional_cards", "placeholder_art_faces")] == [None] * 4
     assert report["other"]["counts"] == {"error": 1, "warning": 0, "info": 0} and report["mini"]["unique_cards"] == 4
-    assert summary_line(outcome) == "== other: could not read, nothing built"
+    assert summary_line(outcome) == "== other: could not read, nothing written" and report["other"]["files"] == []
 
 
 def test_a_failed_rebuild_reports_the_previous_output_that_stands(tmp_path, monkeypatch):
@@ -245,3 +245,24 @@ def test_a_game_the_loader_refuses_a_value_of_counts_no_cards(tmp_path):
     assert summary_line(outcome) == "== apprentice-power-crystal: STOPPED by findings, nothing written"
     entry = json.loads((out / "report.json").read_text())["games"]["apprentice-power-crystal"]
     assert [entry[k] for k in ("unique_cards", "printed_cards", "provisional_cards", "placeholder_art_faces")] == [None] * 4
+
+
+def test_a_game_that_stops_or_does_not_read_keeps_and_reports_its_previous_output(tmp_path, game_copy):
+    # Nothing replaces the output folder of a game stopped by findings or whose data does not
+    # read, so report.json lists the files still there (from its manifest) and the line says the
+    # previous output is kept; the reference is the previous build's own manifest.
+    game = game_copy("mini")
+    out = tmp_path / "out"
+    runner.run_build([str(game)], BuildSettings(out_dir=str(out), only=("emboss",)))
+    before = [e["path"] for e in json.loads((out / "mini" / "manifest.json").read_text())["files"]]
+    cards = (game / "cards.yaml").read_text()
+    (game / "cards.yaml").write_text(cards.replace("class: ", "class: no-such-class-", 1))  # an unknown class: CP error, stopped
+    (stopped,) = runner.run_build([str(game)], BuildSettings(out_dir=str(out), only=("emboss",)))
+    (game / "cards.yaml").write_text("cards: [\n")
+    (unreadable,) = runner.run_build([str(game)], BuildSettings(out_dir=str(out), only=("emboss",)))
+    assert (stopped.status, unreadable.status) == ("stopped", "unreadable") and before
+    assert stopped.files == unreadable.files == before
+    assert summary_line(stopped).startswith("== mini: STOPPED by findings, previous output kept; run box: 4 unique cards")
+    assert summary_line(unreadable) == "== mini: could not read, previous output kept"
+    entry = json.loads((out / "report.json").read_text())["games"]["mini"]
+    assert (entry["status"], entry["files"]) == ("unreadable", before)

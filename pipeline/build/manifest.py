@@ -212,6 +212,13 @@ def read_manifest(folder: Path) -> dict | None:
         return None
 
 
+def standing_files(folder: Path) -> list[str]:
+    """The files a previous build left in ``folder`` (its manifest's paths), [] when there is none:
+    what a game stopped by findings or unreadable data still has on disk, since nothing replaces it."""
+    manifest = read_manifest(folder) if folder.is_dir() else None
+    return [e["path"] for e in manifest.get("files", [])] if isinstance(manifest, dict) else []
+
+
 def is_current(folder: Path, key: str, verify: bool = False) -> dict | None:
     """The previous manifest when its build key equals ``key`` and every listed file is there
     with its recorded size and sha256 (a stand-alone command may have rewritten one in place);

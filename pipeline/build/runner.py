@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from engine.findings import Finding, exit_code, sort_key
 from pipeline.build import statcache, yamlfacts
-from pipeline.build.manifest import build_key, game_id_of, is_current, read_manifest, versions, write_manifest
+from pipeline.build.manifest import build_key, game_id_of, is_current, read_manifest, standing_files, versions, write_manifest
 from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable, recover
 from pipeline.build.report import GameOutcome, cached_outcome, failed_outcome, write_report
 from pipeline.build.settings import BuildSettings
@@ -73,8 +73,9 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
     except DataError as exc:
         # Named by its id when game.yaml gives one (the folder's name could be another game's id,
         # whose report entry this would replace), else by the folder's name.
-        return GameOutcome(game_dir, game_id_of(Path(game_dir)) or Path(game_dir).name, "unreadable" if exc.unreadable else "stopped",
-                           exc.findings, loaded=False)
+        game_id = game_id_of(Path(game_dir)) or Path(game_dir).name
+        return GameOutcome(game_dir, game_id, "unreadable" if exc.unreadable else "stopped", exc.findings,
+                           standing_files(out_root / game_id), loaded=False)
     game_id = deck.game.id
     final = out_root / game_id
     printed = run_deck(deck, settings.run)  # what this run prints; the checks see the whole game
@@ -100,7 +101,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
             findings = _run_stages(job, game_id, report)
         job.findings = _relocated(job.findings, staging, final) + kept_findings
         if findings is None or _stops(job.findings, settings):
-            return GameOutcome(game_dir, game_id, "stopped", sorted(job.findings, key=sort_key), **deck_counts)
+            return GameOutcome(game_dir, game_id, "stopped", sorted(job.findings, key=sort_key), standing_files(final), **deck_counts)
         report(game_id, "manifest")
         card_keys, per_card, verified = collect(staging)
         if settings.only:  # the per-card files of the stages not run keep their keys

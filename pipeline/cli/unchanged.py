@@ -182,15 +182,17 @@ def _report(dirs: list[str], outcomes: list, settings, params: dict) -> int:
     return max([exit_code(o.findings, settings.strict) for o in outcomes], default=0)
 
 
-STATUS_LABELS = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read", "failed": "FAILED, previous output kept"}
+STATUS_LABELS = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read, nothing written", "failed": "FAILED, previous output kept"}
 """What the one line per game says for each :class:`~pipeline.build.runner` outcome status."""
 
 
 def summary_line(o) -> str:
     """The one line per game: status, print run, counts, and whether its press files are a draft."""
-    label = "FAILED, nothing written" if o.status == "failed" and not o.files else STATUS_LABELS[o.status]
+    label = STATUS_LABELS[o.status]
+    if o.status in ("failed", "stopped", "unreadable"):  # nothing replaced the output folder: say what stands in it
+        label = label.partition(",")[0] + (", previous output kept" if o.files else ", nothing written")
     if not o.loaded:  # no deck was loaded (unreadable, or a value the loader refused): counts of 0 would read as an empty game
-        return f"== {o.game_id}: {label}" + (", nothing built" if o.status == "unreadable" else "")
+        return f"== {o.game_id}: {label}"
     line = (f"== {o.game_id}: {label}; run {o.run}: {o.cards} unique cards, {o.copies} printed, "
             f"{o.provisional} provisional, {o.placeholder_faces} faces print placeholder art")
     if o.status in ("built", "cached"):
