@@ -121,14 +121,17 @@ def _load_whole(text: str, path: str) -> tuple[object, Source]:
         use_context = bool(exc.context and exc.context_mark and exc.context.startswith(("while scanning", "while parsing a flow")))
         mark = exc.context_mark if use_context else exc.problem_mark
         problem = exc.problem or "invalid YAML"
+        hint = "check indentation, colons and quotes on this line and the one before it"
         if use_context and exc.problem_mark:
             problem = f"{problem} {exc.context} (noticed at line {exc.problem_mark.line + 1})"
-        raise YamlProblem(
-            f"YAML syntax error: {problem}",
-            _loc(path, mark),
-            "syntax",
-            "check indentation, colons and quotes on this line and the one before it",
-        ) from None
+        elif exc.context and exc.context_mark and exc.problem_mark and exc.context_mark.line < exc.problem_mark.line:
+            # A block mapping or sequence that began lines above: the slip is often there (a quote
+            # left open runs on over the following lines), so name where the construct began.
+            start = exc.context_mark
+            problem = f"{problem} ({exc.context} that starts at line {start.line + 1}, column {start.column + 1})"
+            hint = (f"check indentation, colons and quotes from line {start.line + 1} to this line: "
+                    "a quote left open runs on to the next quote")
+        raise YamlProblem(f"YAML syntax error: {problem}", _loc(path, mark), "syntax", hint) from None
     except yaml.reader.ReaderError as exc:  # a control character or NUL: located by its character position
         raise YamlProblem(
             f"YAML cannot contain the control character U+{_code_point(exc.character):04X}",

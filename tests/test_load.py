@@ -445,3 +445,26 @@ def test_a_folder_that_lost_its_game_yaml_is_listed_and_reported_not_passed_over
     assert hints == {"lost": "create game.yaml; see README 'Card data: adding a game'",
                      "typo": "rename game.yml to game.yaml (deckpress reads only that name)",
                      "capital": "rename Game.yaml to game.yaml (deckpress reads only that name)"}
+
+
+def test_a_quote_left_open_is_reported_with_where_its_mapping_began(game_copy):
+    # `name: "Ember Rogue` (closing quote lost) on line 8 of a card: the parser gives up lines
+    # below, where the string finally ends; the message names the block mapping's first line too.
+    # Reference: PyYAML's own context mark for the same text (the card's "- id:" line).
+    import yaml
+
+    game = game_copy("mini")
+    path = game / "cards.yaml"
+    lines = path.read_text().splitlines(keepends=True)
+    number = next(i for i, line in enumerate(lines) if line.strip().startswith("name:") and '"' not in line)
+    lines[number] = lines[number].replace("name: ", 'name: "', 1)
+    path.write_text("".join(lines))
+    with pytest.raises(yaml.MarkedYAMLError) as parsed:
+        yaml.load(path.read_text(), Loader=yaml.SafeLoader)
+    start = parsed.value.context_mark
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    assert f.code == "DA001" and start.line < number
+    assert f.message.endswith(f"(while parsing a block mapping that starts at line {start.line + 1}, column {start.column + 1})")
+    assert f.hint == f"check indentation, colons and quotes from line {start.line + 1} to this line: a quote left open runs on to the next quote"
