@@ -273,3 +273,47 @@ def test_kept_dice_report_the_findings_of_a_cold_build(game_copy, tmp_path):
     assert sorted(map(json.dumps, reports[0])) == sorted(map(json.dumps, reports[1]))  # portable; listed by shown file
     rebuilt, fresh = _tree(tmp_path / "warm" / "mini"), _tree(tmp_path / "cold" / "mini")
     assert [name for name in fresh if rebuilt.get(name) != fresh[name]] == []
+
+
+def test_a_kept_stage_reports_only_its_own_codes_and_those_are_its_modules():
+    # The codes a kept stage carries over must be the ones only it gives, or a kept rebuild would
+    # report a finding twice (DI001 is the braille stage's, BX001 the loader's) or drop one.
+    # Reference: the codes declared in the stages' own packages, read from their source.
+    import re
+
+    from pipeline.build.kept_stages import BOX_CODES, DICE_CODES
+
+    root = Path(__file__).resolve().parents[1]
+
+    def declared(package: str) -> set[str]:
+        text = "".join(p.read_text(encoding="utf-8") for p in (root / "pipeline" / package).glob("*.py"))
+        return set(re.findall(r'declare\(\s*"([A-Z]{2}\d{3})"', text))
+
+    assert (DICE_CODES, BOX_CODES) == (declared("dice"), declared("boxes"))
+    assert "DI001" not in DICE_CODES and "BX001" not in BOX_CODES
+
+
+def test_a_stage_that_gave_a_foreign_code_is_rendered_again_not_kept(game_copy, tmp_path, monkeypatch):
+    # A dice render giving a finding of another stage's code records no key, so the next build
+    # renders the dice again instead of keeping them without that finding.
+    import pipeline.dice.output as output
+    from engine.findings import Location
+    from pipeline.braille.dice import UNENCODABLE
+
+    game = game_copy("mini")
+    real = output.write_die_models
+
+    def with_foreign(*args, **kwargs):
+        import dataclasses
+
+        first, *rest = real(*args, **kwargs)
+        foreign = UNENCODABLE.finding("a finding the braille stage gives", Location(str(game / "game.yaml"), 1, 1))
+        return [dataclasses.replace(first, findings=(*first.findings, foreign)), *rest]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(output, "write_die_models", with_foreign)
+        _run(game, tmp_path / "out", force=True)
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("name: Ember Ranger", "name: Ember Rangers"), encoding="utf-8")
+    again = _run(game, tmp_path / "out", force=True)
+    assert again.per_card["dice"] == {"dice files": {"rendered": 4, "kept": 0, "total": 4}}

@@ -21,6 +21,12 @@ from engine.findings import Finding
 from pipeline.build.job import Job
 
 
+#: The codes only the dice stage gives (pipeline/dice declares them; DI001 is the braille stage's).
+DICE_CODES = frozenset({"DI002", "DI003", "DI004"})
+#: The codes only the boxes stage gives (pipeline/boxes declares them; BX001 is the loader's, engine/boxes.py).
+BOX_CODES = frozenset({f"BX00{n}" for n in range(2, 9)})
+
+
 def stage_dice(job: Job) -> list[Finding]:
     """Per die: the face sheet PDF (its net at actual size, numerals, braille dots, key) and the
     3D-printable model (3MF, STL, PNG preview), checked as one watertight solid with its dots
@@ -38,7 +44,7 @@ def stage_dice(job: Job) -> list[Finding]:
         models = write_die_models(game.dice, folder, profile)
         return [f for sheet in sheets for f in sheet.findings] + [f for files in models for f in files.findings]
 
-    return _kept_or_rendered(job, "dice", "dice", ("DI",), (game.dice, game.title, profile, condition), render)
+    return _kept_or_rendered(job, "dice", "dice", DICE_CODES, (game.dice, game.title, profile, condition), render)
 
 
 def stage_boxes(job: Job) -> list[Finding]:
@@ -61,14 +67,16 @@ def stage_boxes(job: Job) -> list[Finding]:
     def render() -> list[Finding]:
         return list(write_boxes(boxed, job.folder("boxes"), profile, target, printer, spot, papers).findings)
 
-    return _kept_or_rendered(job, "boxes", "boxes", ("BX",), (boxed, profile, target, printer, spot, papers), render)
+    return _kept_or_rendered(job, "boxes", "boxes", BOX_CODES, (boxed, profile, target, printer, spot, papers), render)
 
 
-def _kept_or_rendered(job: Job, stage: str, folder: str, codes: tuple[str, ...], inputs: tuple,
+def _kept_or_rendered(job: Job, stage: str, folder: str, codes: frozenset[str], inputs: tuple,
                       render: Callable[[], list[Finding]]) -> list[Finding]:
     """The stage's files kept whole under ``folder`` when its key over ``inputs`` is unchanged (then the
-    previous manifest's findings whose codes start with ``codes``, each file named as this build names
-    it), else ``render()``'s findings, its files recorded with the key; either way saved for the manifest."""
+    previous manifest's findings of ``codes``, each file named as this build names it), else ``render()``'s
+    findings, its files recorded with the key; either way saved for the manifest. A render that gives a
+    finding of another code (one another stage or the loader also gives, or a library module's) records
+    no key: the next build renders the stage again rather than report a finding twice or not at all."""
     from pipeline.build.report import finding_from_dict, shown_names
 
     reuse = job.reuse
@@ -77,9 +85,10 @@ def _kept_or_rendered(job: Job, stage: str, folder: str, codes: tuple[str, ...],
     key, kept = reuse.keep_stage(stage, folder, *inputs)
     if kept:
         shown = shown_names(job.deck.folder, reuse.final)
-        findings = [finding_from_dict(d, shown) for d in reuse.findings if d["code"].startswith(codes)]
+        findings = [finding_from_dict(d, shown) for d in reuse.findings if d["code"] in codes]
     else:
         findings = render()
-        reuse.record_stage(stage, folder, key)
+        if all(f.code in codes for f in findings):
+            reuse.record_stage(stage, folder, key)
     reuse.save(stage)
     return findings
