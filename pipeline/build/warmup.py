@@ -25,7 +25,7 @@ def warm_up(settings: BuildSettings) -> None:
 
     Measured one process, CPU (December 2026, this machine): the engine checks import 0.14 s,
     the archive's jinja2 templates 0.13 s, the target's three ICC transforms 0.13 s, the four
-    font faces 0.04 s. Raises nothing: any error here (a missing font package,
+    font faces 0.04 s; the dice numerals' font (fontTools) ~0.02 s and :data:`WORKER_MODULES`. Raises nothing: any error here (a missing font package,
     :class:`pipeline.render.fonts.FontError`; a missing ICC profile,
     :class:`pipeline.render.colour.ColourError`) is dropped, so that the stage that needs the
     cache meets it again and reports it with its own message and place, as it did before.
@@ -36,8 +36,31 @@ def warm_up(settings: BuildSettings) -> None:
         pass
 
 
+#: Modules the stages import lazily (so that ``deckpress check`` does without them) and every game
+#: or chain worker of a build would then import for itself: zxing-cpp (the QR stage and the boxes'
+#: QR decode), fontTools (the dice numerals' outlines), the UV package writers, the card-key and
+#: partial-build helpers of each game worker. Found by listing ``sys.modules`` at the end of every
+#: forked worker against its parent's (December 2026: 3-23 modules a worker, ~0.04 s each of
+#: zxing-cpp and fontTools, in 2-4 workers of a build of the four shipped games).
+WORKER_MODULES: tuple[str, ...] = (
+    "zxingcpp",
+    "pipeline.dice.glyphs",
+    "pipeline.render.uv.heightmap",
+    "pipeline.render.uv.package",
+    "pipeline.render.uv.sheets",
+    "pipeline.render.uv.ticket",
+    "pipeline.build.cardkeys",
+    "pipeline.build.partial",
+)
+
+
 def _fill(settings: BuildSettings) -> None:
+    import importlib
+
     import pipeline.build.release  # noqa: F401  (every engine check: each game's build imports it)
+
+    for name in WORKER_MODULES:
+        importlib.import_module(name)
     from pipeline.build.stages import SOFT_PROOF_READERS, stages_to_run
     from pipeline.render.colour import printed_lab, soft_proof_srgb
     from pipeline.render.fonts import register_all
@@ -49,5 +72,9 @@ def _fill(settings: BuildSettings) -> None:
         templates = environment()
         for name in templates.list_templates():
             templates.get_template(name)  # compiled once, kept in the environment's cache
+    if "dice" in stages_to_run(settings.only):
+        from pipeline.dice.glyphs import numeral
+
+        numeral("0", 12.0)  # parses the numerals' font file (fontTools, ~0.02 s) and its glyph set and cmap
     printed_lab((0, 0, 0, 0), settings.target)  # the target's CMYK -> Lab transform (the contrast checks)
     soft_proof_srgb((0, 0, 0, 0), settings.target)  # and CMYK -> sRGB (the soft proofs)
