@@ -148,7 +148,7 @@ def _read(path: Path) -> tuple[object, Source]:
     except YamlProblem as exc:
         if exc.kind == "value":  # the YAML parsed; one value in it is impossible: like any DA003, exit 1
             raise DataError([INVALID_VALUE.finding(exc.message, exc.location, exc.hint)], unreadable=False) from None
-        raise DataError([YAML_SYNTAX.finding(exc.message, exc.location, exc.hint)], unreadable=True) from None
+        raise DataError([YAML_SYNTAX.finding(p.message, p.location, p.hint) for p in (exc, *exc.also)], unreadable=True) from None
 
 
 def _holds_cards(data: object) -> bool:

@@ -42,6 +42,9 @@ class YamlProblem(Exception):
         self.location = location
         self.kind = kind
         self.hint = hint
+        #: Further problems of the same read, reported with this one: every duplicate key of a
+        #: file after its first (a designer fixes them all in one go, not one a run).
+        self.also: list[YamlProblem] = []
 
 
 @dataclass
@@ -147,7 +150,12 @@ def _load_whole(text: str, path: str) -> tuple[object, Source]:
     if node is None:
         return None, Source(Location(path, 1, 1))
     budget = [len(text) + ALIAS_ALLOWANCE]
-    return _convert(node, path, loader, budget)
+    duplicates: list[YamlProblem] = []
+    result = _convert(node, path, loader, budget, 0, duplicates)
+    if duplicates:
+        duplicates[0].also = duplicates[1:]
+        raise duplicates[0]
+    return result
 
 
 class _Whole(Exception):
@@ -268,16 +276,20 @@ def _enter(tag: str, at: Location, budget: list[int], depth: int) -> None:
         )
 
 
-def _key(node: yaml.Node, at: Location, path: str, loader: yaml.BaseLoader, budget: list[int], depth: int) -> object:
+def _key(node: yaml.Node, at: Location, path: str, loader: yaml.BaseLoader, budget: list[int], depth: int,
+         duplicates: list[YamlProblem]) -> object:
     """A mapping key's value: a scalar key converted in place (its location ``at`` is kept by the
     caller, no Source of its own), any other node through :func:`_convert`."""
     if not isinstance(node, yaml.ScalarNode):
-        return _convert(node, path, loader, budget, depth)[0]
+        return _convert(node, path, loader, budget, depth, duplicates)[0]
     _enter(node.tag, at, budget, depth)
     return _scalar(node, loader, at)
 
 
-def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[int], depth: int = 0) -> tuple[object, Source]:
+def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[int], depth: int,
+             duplicates: list[YamlProblem]) -> tuple[object, Source]:
+    """A node's value and Source. A duplicate key is added to ``duplicates`` (its value still read,
+    for the duplicates inside it) and the read goes on; the caller raises them together."""
     at = _loc(path, node.start_mark)
     _enter(node.tag, at, budget, depth)
     if not isinstance(node, yaml.CollectionNode):
@@ -294,17 +306,18 @@ def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[i
                     "write the values out in full",
                 )
             key_at = _loc(path, key_node.start_mark)
-            key = _key(key_node, key_at, path, loader, budget, depth + 1)
+            key = _key(key_node, key_at, path, loader, budget, depth + 1, duplicates)
             if isinstance(key, (list, dict)):
                 raise YamlProblem("a mapping key must be a plain value", key_at, "syntax")
+            value, source = _convert(value_node, path, loader, budget, depth + 1, duplicates)
             if key in data:
-                raise YamlProblem(
+                duplicates.append(YamlProblem(
                     f"duplicate key {key!r} (first written at line {here.keys[key].line})",
                     _loc(path, key_node.start_mark),
                     "duplicate-key",
                     "remove or rename one of the two",
-                )
-            value, source = _convert(value_node, path, loader, budget, depth + 1)
+                ))
+                continue
             data[key] = value
             here.keys[key] = key_at
             here.items[key] = source
@@ -312,7 +325,7 @@ def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[i
     if isinstance(node, yaml.SequenceNode):
         items = []
         for index, item_node in enumerate(node.value):
-            value, source = _convert(item_node, path, loader, budget, depth + 1)
+            value, source = _convert(item_node, path, loader, budget, depth + 1, duplicates)
             items.append(value)
             here.items[index] = source
     return items, here

@@ -143,6 +143,30 @@ def test_duplicate_key_and_alias_bomb(tmp_path, game_copy):
     assert "alias bomb" in info.value.findings[0].message
 
 
+def test_every_duplicate_key_of_a_file_is_reported_at_once(game_copy):
+    """Three duplicate keys, at three depths and in two styles (block and flow), plus a control
+    file with none: one read names all three, each at its own line, in file order."""
+    game = game_copy("mini")
+    path = game / "cards.yaml"
+    clean = path.read_text()
+    assert clean.count("    power: 5\n") >= 1
+    text = clean.replace("    power: 5\n", "    power: 5\n    power: 6\n", 1)
+    text = "extra: {a: 1, a: 2}\nextra: 3\n" + text
+    path.write_text(text)
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    found = [(f.code, f.location.line, f.message) for f in info.value.findings]
+    power_line = text.splitlines().index("    power: 6") + 1
+    assert found == [
+        ("DA001", 1, "duplicate key 'a' (first written at line 1)"),
+        ("DA001", 2, "duplicate key 'extra' (first written at line 1)"),
+        ("DA001", power_line, f"duplicate key 'power' (first written at line {power_line - 1})"),
+    ]
+    assert info.value.unreadable and all(f.hint == "remove or rename one of the two" for f in info.value.findings)
+    path.write_text(clean)  # control: the same file without them reads
+    assert load_game(game).cards
+
+
 def test_python_tags_are_refused(game_copy):
     game = game_copy("mini")
     (game / "cards.yaml").write_text("cards: !!python/object/apply:os.system ['true']\n")
