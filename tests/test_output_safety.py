@@ -170,3 +170,32 @@ def test_a_bad_spot_profile_or_geometry_is_refused_before_any_game_is_built(tmp_
     result = runner.invoke(app, ["build", str(GAMES / "mini"), str(GAMES / "mini-plus"), "--out", str(out), "-q", *option])
     assert result.exit_code == 2 and result.output.startswith(message) and len(result.output.splitlines()) == 1
     assert not out.exists()
+
+
+def test_an_edited_export_is_never_overwritten_nor_removed_by_a_build(tmp_path):
+    """The README's export -> edit -> import loop: `deckpress export` writes the card table into the
+    game's output folder; once the designer has edited it, it is theirs. A later build refused to
+    replace nothing and deleted it, a second export wrote over it (a new user's try, round 10).
+    The reference: the edited file's sha256 before and after each command. Control: an unedited
+    table is deckpress's own and is written over, and an old ledger (a JSON list) still reads."""
+    out = tmp_path / "out"
+    table = out / "mini" / "mini-cards.csv"
+    assert _build(GAMES / "mini", out).exit_code == 0
+    export = ["export", str(GAMES / "mini"), "--out", str(table)]
+    assert runner.invoke(app, export).exit_code == 0
+    first = table.read_bytes()
+    assert runner.invoke(app, export).exit_code == 0 and table.read_bytes() == first  # its own: written over
+    edited = first.replace(b"Fireball", b"Firestorm", 1)
+    assert edited != first
+    table.write_bytes(edited)
+    result = runner.invoke(app, export)
+    assert result.exit_code == 2
+    assert f"refusing to overwrite {table}: it was changed after deckpress wrote it" in result.output
+    result = _build(GAMES / "mini", out, "--spot", "Other")  # a changed setting: the folder would be replaced
+    assert result.exit_code == 2
+    assert "files deckpress wrote that were changed since (mini-cards.csv)" in result.output
+    assert "move them away to keep them" in result.output
+    assert table.read_bytes() == edited
+    # An older ledger names the files without their bytes: trusted by name, as before.
+    (table.parent / ".deckpress-files").write_text('["mini-cards.csv"]\n', encoding="utf-8")
+    assert runner.invoke(app, export).exit_code == 0 and table.read_bytes() == first

@@ -89,7 +89,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
         yield tmp_path
         with open(tmp_path, "rb") as fh:
             os.fsync(fh.fileno())
-        record_written(path)  # before the rename: a file in place is always in the ledger
+        record_written(path, tmp_path)  # before the rename: a file in place is always in the ledger, with its bytes' sha256
         os.replace(tmp_path, path)
     except OSError as exc:
         tmp_path.unlink(missing_ok=True)

@@ -4,15 +4,20 @@ deckpress recognises its own output by two records it writes itself:
 
 - a build's game folder (``<out>/<game>/``) holds ``manifest.json``, which lists every
   file of that build (path, size, sha256) beside the build key and the versions;
-- a stand-alone command (``render``, ``emboss``, ``proof`` …) writes, beside the files it
-  writes, a ledger ``.deckpress-files`` naming them (one JSON list per folder).
+- a stand-alone command (``render``, ``emboss``, ``proof``, ``export`` …) writes, beside the
+  files it writes, a ledger ``.deckpress-files`` naming them with the sha256 of the bytes it
+  wrote (one JSON object per folder, ``{name: sha256}``; an older ledger, a JSON list of names,
+  is still read, its files trusted by name).
 
-The rules built on them:
+A stand-alone command's file is deckpress's only while it holds the bytes deckpress wrote: the
+spreadsheet ``deckpress export`` writes is made to be filled in, and once edited it is the
+user's. A build's own files (its manifest's) stay the build's: one changed since is rendered
+again, as a build folder is deckpress's output through and through. The rules built on them:
 
-- a file may be overwritten only when it is deckpress's: listed in its folder's ledger,
-  or in the manifest of a build folder above it (:func:`check_overwrite`);
+- a file may be overwritten only when it is deckpress's: listed in the manifest of a build
+  folder above it, or in its folder's ledger with the bytes recorded there (:func:`check_overwrite`);
 - a game folder may be replaced whole only when every file in it is deckpress's
-  (:func:`foreign_files` is empty);
+  (:func:`foreign_files` is empty: nothing unlisted, no ledger file edited);
 - no output goes into a game folder or a folder holding card data (:func:`card_data_near`).
 
 Errors are :class:`ForeignOutput` (an :class:`OutputError`), whose message names the
@@ -21,6 +26,7 @@ folder and what in it deckpress did not write.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -67,25 +73,52 @@ def read_build_manifest(folder: Path) -> dict | None:
     return data if is_build_manifest(data) else None
 
 
+def ledger(folder: Path) -> dict[str, str | None]:
+    """``{file name: sha256 hex}`` of the ledger of ``folder`` (empty when there is none or it is
+    unreadable); a name from an older ledger (a list of names) maps to None: trusted by its name."""
+    data = _read_json(folder / LEDGER)
+    if isinstance(data, list):
+        return {n: None for n in data if isinstance(n, str)}
+    if isinstance(data, dict):
+        return {n: d if isinstance(d, str) else None for n, d in data.items() if isinstance(n, str)}
+    return {}
+
+
 def ledger_names(folder: Path) -> set[str]:
     """The file names the ledger of ``folder`` lists (empty when there is none or it is unreadable)."""
-    data = _read_json(folder / LEDGER)
-    return {n for n in data if isinstance(n, str)} if isinstance(data, list) else set()
+    return set(ledger(folder))
 
 
-def record_written(path: Path) -> None:
-    """Add ``path``'s name to its folder's ledger (written atomically; a ledger is small).
+def file_sha256(path: Path) -> str | None:
+    """The sha256 hex of ``path``'s bytes, or None when it cannot be read."""
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.file_digest(fh, "sha256").hexdigest()
+    except OSError:
+        return None
+
+
+def record_written(path: Path, written: Path | None = None) -> None:
+    """Record ``path``'s name in its folder's ledger, with the sha256 of ``written`` (the file about
+    to be renamed onto ``path``; default ``path`` itself). Written atomically; a ledger is small.
 
     Raises OSError when the folder cannot be written (the caller turns it into an OutputError).
     """
     folder = path.parent
-    names = ledger_names(folder)
-    if path.name in names:
+    entries = ledger(folder)
+    digest = file_sha256(written or path)
+    if entries.get(path.name, "") == digest:
         return
-    names.add(path.name)
+    entries[path.name] = digest
     tmp = folder / f"{LEDGER}.{os.getpid()}.part"
-    tmp.write_text(json.dumps(sorted(names), indent=1) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(dict(sorted(entries.items())), indent=1) + "\n", encoding="utf-8")
     os.replace(tmp, folder / LEDGER)
+
+
+def holds_written_bytes(path: Path, sha256: str | None) -> bool:
+    """True when ``path`` still holds the bytes deckpress recorded for it (``sha256`` hex); a record
+    without a digest (an older ledger's) is trusted."""
+    return sha256 is None or file_sha256(path) == sha256
 
 
 def _listed_in_build(path: Path) -> bool:
@@ -146,7 +179,15 @@ def check_overwrite(path: Path) -> None:
         return
     if path.is_dir():
         raise ForeignOutput(f"refusing to overwrite {path}: it is a folder")
-    if path.name in ledger_names(path.parent) or _listed_in_build(path) or _is_own_report(path):
+    entries = ledger(path.parent)
+    if path.name in entries:
+        if holds_written_bytes(path, entries[path.name]):
+            return
+        raise ForeignOutput(
+            f"refusing to overwrite {path}: it was changed after deckpress wrote it (its bytes are not the ones "
+            "deckpress recorded); move it away to keep the edit, or delete it"
+        )
+    if _listed_in_build(path) or _is_own_report(path):
         return
     raise ForeignOutput(
         f"refusing to overwrite {path}: deckpress did not write it; move it away or choose another --out"
@@ -154,34 +195,54 @@ def check_overwrite(path: Path) -> None:
 
 
 def foreign_files(folder: Path) -> list[Path]:
-    """Files under ``folder`` that deckpress did not write (neither in the build manifest nor
-    in a ledger), sorted. A symbolic link counts as foreign: deckpress writes none."""
+    """Files under ``folder`` that are not deckpress's, sorted: in neither the build manifest nor a
+    ledger, or in a ledger but holding other bytes than it records (edited since). A symbolic link
+    counts as foreign: deckpress writes none."""
+    unlisted, changed = _not_ours(folder)
+    return sorted(unlisted + changed)
+
+
+def _not_ours(folder: Path) -> tuple[list[Path], list[Path]]:
+    """:func:`foreign_files` in two lists: the files deckpress did not write, and those it wrote that were changed since."""
     manifest = read_build_manifest(folder)
     listed = {e.get("path") for e in manifest["files"] if isinstance(e, dict)} if manifest else set()
-    out: list[Path] = []
+    unlisted: list[Path] = []
+    changed: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(folder):
         here = Path(dirpath)
-        ledger = ledger_names(here)
+        entries = ledger(here)
         for name in filenames + [d for d in dirnames if (here / d).is_symlink()]:
             path = here / name
             rel = path.relative_to(folder).as_posix()
-            ours = rel in listed or name in ledger or name == LEDGER or (here == folder and manifest is not None and name == MANIFEST)
-            if path.is_symlink() or not ours:
-                out.append(path)
-    return sorted(out)
+            if path.is_symlink():
+                unlisted.append(path)
+            elif rel in listed:
+                continue
+            elif name in entries:
+                if not holds_written_bytes(path, entries[name]):
+                    changed.append(path)
+            elif not (name == LEDGER or (here == folder and manifest is not None and name == MANIFEST)):
+                unlisted.append(path)
+    return sorted(unlisted), sorted(changed)
+
+
+def _named(folder: Path, paths: list[Path]) -> str:
+    shown = ", ".join(p.relative_to(folder).as_posix() for p in paths[:_SHOWN])
+    return shown + (f" and {len(paths) - _SHOWN} more" if len(paths) > _SHOWN else "")
 
 
 def refuse_foreign(folder: Path) -> None:
-    """Raise :class:`ForeignOutput` when ``folder`` exists and holds anything deckpress did not write."""
+    """Raise :class:`ForeignOutput` when ``folder`` exists and holds anything deckpress did not
+    write, or a stand-alone command's file that was edited since (:func:`foreign_files`)."""
     if not folder.exists():
         return
     if not folder.is_dir() or folder.is_symlink():
         raise ForeignOutput(f"refusing to replace {folder}: it is not a folder deckpress wrote")
-    foreign = foreign_files(folder)
-    if foreign:
-        shown = ", ".join(p.relative_to(folder).as_posix() for p in foreign[:_SHOWN])
-        more = f" and {len(foreign) - _SHOWN} more" if len(foreign) > _SHOWN else ""
+    unlisted, changed = _not_ours(folder)
+    what = ([f"files deckpress did not write ({_named(folder, unlisted)})"] if unlisted else []) + \
+        ([f"files deckpress wrote that were changed since ({_named(folder, changed)})"] if changed else [])
+    if what:
         raise ForeignOutput(
-            f"refusing to replace {folder}: it holds files deckpress did not write ({shown}{more}); "
-            "move them away or choose another --out"
+            f"refusing to replace {folder}: it holds {' and '.join(what)}; "
+            + ("move them away to keep them, or choose another --out" if changed else "move them away or choose another --out")
         )
