@@ -83,3 +83,22 @@ def page_path(card_path: str) -> PurePosixPath | None:
     if path_problem(card_path) is not None:
         return None
     return PurePosixPath(card_path + "index.html" if card_path.endswith("/") else card_path)
+
+
+#: The archive's own files at its root, beside the card pages (pipeline/archive/site.py writes them;
+#: tests/test_archive.py holds these names against what that stage writes): a card page of the same
+#: path would replace the game's index, the page the tuck boxes' QR codes open, or the style sheet.
+ARCHIVE_FILES = ("index.html", "quickstart.html", "archive.css")
+#: The archive's own folders: the card faces (``images/<card id>.png``) and the braille downloads.
+ARCHIVE_FOLDERS = ("images", "braille")
+
+
+def reserved_problem(page: PurePosixPath) -> str | None:
+    """Why a card page at ``page`` (:func:`page_path`) would take the place of the archive's own
+    files, or None when it does not: it is one of :data:`ARCHIVE_FILES`, or lies in one of
+    :data:`ARCHIVE_FOLDERS`. The reason reads after "its archive page"."""
+    if len(page.parts) == 1 and page.name.lower() in ARCHIVE_FILES:
+        return f"{page} is the archive's own {page.name} and would replace it"
+    if len(page.parts) > 1 and page.parts[0].lower() in ARCHIVE_FOLDERS:
+        return f"{page} lies in the archive's own {page.parts[0]}/ folder"
+    return None

@@ -316,3 +316,20 @@ def test_relative_href_is_relpath_without_the_working_folder(target, page, expec
     from pipeline.archive.links import relative_href
 
     assert relative_href(target, PurePosixPath(page)) == expected == posixpath.relpath(target, str(PurePosixPath(page).parent))
+
+
+def test_the_archive_s_own_places_are_those_dq006_reserves(mini_dir, tmp_path):
+    """DQ006 (engine/archive_paths.py) keeps card pages off the archive's own files and folders; its
+    list is held against what the archive stage really writes (the reference: the folder's
+    entries after a build of the mini archive, card pages in cards/, faces in images/)."""
+    from engine.archive_paths import ARCHIVE_FILES, ARCHIVE_FOLDERS
+    from pipeline.archive.downloads import DOWNLOADS
+    from pipeline.archive.quickstart import QUICKSTART_PAGE
+    from pipeline.archive.site import STYLESHEET
+
+    deck = load_game(mini_dir)
+    write_archive(deck, {}, None, tmp_path)
+    own = {p.name for p in tmp_path.iterdir()} - {"cards", ".deckpress-files"}
+    assert own <= set(ARCHIVE_FILES) | set(ARCHIVE_FOLDERS), own
+    assert set(ARCHIVE_FILES) == {"index.html", QUICKSTART_PAGE, STYLESHEET} <= own
+    assert set(ARCHIVE_FOLDERS) == {"images", DOWNLOADS}

@@ -1,10 +1,12 @@
-"""Data-quality checks (DQ): provisional cards, placeholder archive URLs, alt text, cards' ``ignore:`` entries."""
+"""Data-quality checks (DQ): provisional cards, placeholder archive URLs, alt text, cards' ``ignore:`` entries,
+card pages in the archive's own places."""
 
 from __future__ import annotations
 
 from typing import Iterator
 from urllib.parse import urlparse
 
+from engine.archive_paths import page_path, reserved_problem
 from engine.checks.common import plural
 from engine.findings import Severity
 from engine.model import Deck
@@ -102,3 +104,21 @@ def unknown_ignore(deck: Deck, ctx) -> Iterator[Problem]:
             guess = closest_rule(entry) if entry else None
             hint = f"did you mean '{guess}'?" if guess else "write a rule code (DQ001), a family (DQ) or a rule name (provisional-card); `deckpress rules` lists them"
             yield Problem(f"'{card.name}' ignores {entry!r}, which matches no rule", card.where("ignore"), hint)
+
+
+@rule("DQ006", "archive-path-reserved", Severity.error)
+def archive_path_reserved(deck: Deck, ctx) -> Iterator[Problem]:
+    """A card's archive page would take the place of one of the archive's own files: its index,
+    its quickstart page (what the tuck boxes' QR codes open), its style sheet, or a file in its
+    ``images/`` or ``braille/`` folder. The page would replace it, or be replaced.
+
+    Fails: ``card_path: "{id}.html"`` with a card ``id: index`` or ``id: quickstart``.
+    Passes: ``card_path: "cards/{id}.html"`` (the default), or another card id.
+    """
+    archive = deck.game.archive
+    for card in deck.cards:
+        page = page_path(archive.path_for(card))
+        problem = reserved_problem(page) if page is not None else None  # an unsafe path is the model's DA003
+        if problem is not None:
+            yield Problem(f"card {card.id}: its archive page {problem}", card.where("id"),
+                          "rename the card id, or put the pages in a folder of their own: archive.card_path: 'cards/{id}.html'")
