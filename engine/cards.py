@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BeforeValidator, Field, field_validator
 
-from engine.fields import Located, Text, slug
+from engine.fields import Count, Located, Text, slug
 from engine.limits import MAX_COPIES
 
 def _to_text(value: object) -> object:
@@ -53,7 +53,7 @@ class Card(Located):
     power: Annotated[str | None, BeforeValidator(_to_text)] = None
     keywords: list[str] = Field(default_factory=list)
     indicator: Literal["A", "P"] | None = None
-    copies: int = Field(default=1, ge=1, le=MAX_COPIES)  # engine.limits: one press-sheet face per copy
+    copies: Count = Field(default=1, ge=1, le=MAX_COPIES)  # engine.limits: one press-sheet face per copy
     rules: str | None = None
     braille_rules: str | None = None
     image: str | None = None

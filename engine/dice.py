@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from engine.fields import Length, Located, Text, slug
+from engine.fields import Count, Length, Located, Text, slug
 from engine.limits import MAX_DIE_FACES
 
 
@@ -68,7 +68,7 @@ class Die(Located):
     id: str
     name: Text
     shape: DieShape
-    faces: int = Field(ge=2, le=MAX_DIE_FACES)
+    faces: Count = Field(ge=2, le=MAX_DIE_FACES)
     size: Length
     encoding: Literal["letters", "ueb-numbers"]
     braille_position: Literal["below", "left"] = "below"

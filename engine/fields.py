@@ -21,6 +21,18 @@ from engine.units import parse_length
 Length = Annotated[float, BeforeValidator(parse_length)]
 
 
+def _not_bool(value: object) -> object:
+    """ValueError for ``true``/``false``, which pydantic would take as 1 and 0 (YAML reads ``yes``,
+    ``on`` as true too): ``copies: true`` printed one copy with no finding."""
+    if isinstance(value, bool):
+        raise ValueError(f"must be a whole number, not {str(value).lower()}")
+    return value
+
+
+#: A whole number in card data (a count, a player number, die faces): ``true``/``false`` refused.
+Count = Annotated[int, BeforeValidator(_not_bool)]
+
+
 def slug(value: str, example: str) -> str:
     """``value`` when it is a lowercase slug (``[a-z0-9]+(-[a-z0-9]+)*``, the whole string) of at
     most :data:`engine.limits.MAX_ID_LENGTH` characters, else ValueError.

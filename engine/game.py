@@ -18,7 +18,7 @@ from engine.backs import Backs
 from engine.boxes import Packaging
 from engine.cards import Card
 from engine.dice import DIE_SHAPES, Die, DieShape  # noqa: F401  (the game's dice; re-exported)
-from engine.fields import Length, Located, Text, braille_cells, slug
+from engine.fields import Count, Length, Located, Text, braille_cells, slug
 from engine.limits import MAX_POWER_MAGNITUDE, MAX_POWER_VALUES
 
 _HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -216,8 +216,8 @@ class CardSize(Located):
 class Players(Located):
     """Inclusive player-count range."""
 
-    min: int = Field(ge=1)
-    max: int = Field(ge=1)
+    min: Count = Field(ge=1)
+    max: Count = Field(ge=1)
 
 
 class Archive(Located):
@@ -266,16 +266,16 @@ class Archive(Located):
 class ClassCount(Located):
     """Composition facts for one class as the rulebook states them."""
 
-    unique: int | None = None
-    copies: int | None = None
-    cards: int | None = None
+    unique: Count | None = None
+    copies: Count | None = None
+    cards: Count | None = None
 
 
 class DeckCount(Located):
     """A separate draw deck (Power Crystals, Claim's potions): its classes and stated size."""
 
     classes: list[str]
-    cards: int
+    cards: Count
 
 
 class Composition(Located):
@@ -290,7 +290,7 @@ class Composition(Located):
     """
 
     classes: dict[str, ClassCount] = Field(default_factory=dict)
-    total: int | None = None
+    total: Count | None = None
     deals: dict[int, int] = Field(default_factory=dict)
     decks: dict[str, DeckCount] = Field(default_factory=dict)
     shuffle: Literal["together", "by-class"] | None = None
@@ -299,7 +299,7 @@ class Composition(Located):
 class KeywordRules(Located):
     """How keywords combine on one card: at most ``max_per_card``; ``order`` forbids other orders."""
 
-    max_per_card: int = 2
+    max_per_card: Count = 2
     order: list[str] = Field(default_factory=list)
 
 

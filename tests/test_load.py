@@ -492,3 +492,51 @@ def test_a_quote_left_open_is_reported_with_where_its_mapping_began(game_copy):
     assert f.code == "DA001" and start.line < number
     assert f.message.endswith(f"(while parsing a block mapping that starts at line {start.line + 1}, column {start.column + 1})")
     assert f.hint == f"check indentation, colons and quotes from line {start.line + 1} to this line: a quote left open runs on to the next quote"
+
+
+@pytest.mark.parametrize("written, reads, why, hint", [
+    ("010", "8", "a leading 0 makes it octal", "write 10 without the leading zeros if that is the number meant, or quote it if it is text"),
+    ("-007", "-7", "a leading 0 makes it octal", "write -7 without the leading zeros if that is the number meant, or quote it if it is text"),
+    ("0x1F", "31", "a 0x prefix makes it hexadecimal", "write the number in plain decimal digits (31), or quote it if it is text"),
+    ("0b11", "3", "a 0b prefix makes it binary", "write the number in plain decimal digits (3), or quote it if it is text"),
+    ("1_000", "1000", "digits grouped with '_'", "write the number in plain decimal digits (1000), or quote it if it is text"),
+    ("1:30", "90", "base 60", "write the number in plain decimal digits (90), or quote it if it is text"),
+])
+def test_a_number_yaml_reads_otherwise_than_its_digits_is_refused(game_copy, written, reads, why, hint):
+    """PyYAML reads YAML 1.1: `power: 010` was the power 8 and printed so, with no finding (a new
+    user's try). The reference for what YAML makes of each: PyYAML's own reading, in the message."""
+    game = game_copy("mini")
+    path = game / "cards.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("    power: 5\n", f"    power: {written}\n", 1))
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    line = text[: text.index("    power: 5\n")].count("\n") + 1
+    assert (f.code, f.location.line, f.location.column) == ("DA003", line, 12)
+    assert f.message == f"the number {written} is not written in plain decimal: YAML reads it as {reads} ({why})"
+    assert f.hint == hint and not info.value.unreadable
+
+
+@pytest.mark.parametrize("written, value", [("10", 10), ("-3", -3), ("0", 0), ("'010'", "010"), ("+7", 7)])
+def test_plain_numbers_and_quoted_text_read_as_written(game_copy, written, value):
+    game = game_copy("mini")
+    path = game / "cards.yaml"
+    path.write_text(path.read_text().replace("    power: 5\n", f"    power: {written}\n", 1))
+    from engine.yamlsource import load_yaml
+
+    data, _ = load_yaml(path.read_text(), "cards.yaml")
+    assert [c["power"] for c in data["cards"] if c["id"] == "ember-ranger"] == [value]
+
+
+def test_true_or_false_is_no_count(game_copy):
+    """`copies: true` printed one copy with no finding (pydantic takes true as 1)."""
+    game = game_copy("mini")
+    path = game / "cards.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("    copies: 2\n", "    copies: true\n", 1))
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    assert f.code == "DA003" and "cards.0.copies: must be a whole number, not true" in f.message
+    assert f.location.line == text[: text.index("    copies: 2\n")].count("\n") + 1
