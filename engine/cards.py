@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, field_validator
+from pydantic import BeforeValidator, Field, WithJsonSchema, field_validator
 
 from engine.fields import Count, Located, Text, slug
 from engine.limits import MAX_COPIES
@@ -50,7 +50,8 @@ class Card(Located):
     name: Text
     class_id: str = Field(alias="class")
     kind: str
-    power: Annotated[str | None, BeforeValidator(_to_text)] = None
+    power: Annotated[str | None, BeforeValidator(_to_text),
+                     WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]})] = None
     keywords: list[str] = Field(default_factory=list)
     indicator: Literal["A", "P"] | None = None
     copies: Count = Field(default=1, ge=1, le=MAX_COPIES)  # engine.limits: one press-sheet face per copy

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PrivateAttr
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PrivateAttr, WithJsonSchema
 
 from engine.findings import Location
 from engine.limits import MAX_ID_LENGTH
 from engine.paths import SLUG
-from engine.units import parse_length
+from engine.units import LENGTH_PATTERN, parse_length
 
 #: A length written with its unit in the data ("3in", "6.2mm"); stored in pt.
-Length = Annotated[float, BeforeValidator(parse_length)]
+#: A length with its unit ("3in", "76.2mm"), held in pt. Its JSON Schema is the text it is written
+#: as (``deckpress schema``), not the float it becomes.
+Length = Annotated[float, BeforeValidator(parse_length), WithJsonSchema(
+    {"type": "string", "pattern": LENGTH_PATTERN, "description": "a length with its unit: pt, in, mm or cm (3in, 76.2mm, 18pt)"})]
 
 
 def _not_bool(value: object) -> object:

@@ -16,6 +16,8 @@ PT_PER_MM = PT_PER_IN / MM_PER_IN
 _UNITS = {"pt": 1.0, "in": PT_PER_IN, "mm": PT_PER_MM, "cm": 10 * PT_PER_MM}
 #: An optional sign ("+1.5mm" as the calibration sheet's scale prints it, "-0.5mm"), digits, a unit.
 _LENGTH = re.compile(r"^\s*([+-]?(?:\d+(?:\.\d+)?|\.\d+))\s*(pt|in|mm|cm)\s*$")
+#: The same rule as a JSON Schema pattern (ECMA-262, no groups to read), for ``deckpress schema``.
+LENGTH_PATTERN = r"^\s*[+-]?(?:\d+(?:\.\d+)?|\.\d+)\s*(?:pt|in|mm|cm)\s*$"
 
 
 def parse_length(value: object) -> float:

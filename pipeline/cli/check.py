@@ -99,9 +99,9 @@ def schema(
 
     Example: [bold]deckpress schema cards > cards.schema.json[/bold]
     """
-    from engine.model import CardsFile, Game
+    from engine.schema import cards_schema, game_schema
 
-    doc = {"game.yaml": Game.model_json_schema(by_alias=True), "cards.yaml": CardsFile.model_json_schema(by_alias=True)}
+    doc = {"game.yaml": game_schema(), "cards.yaml": cards_schema()}
     if which is not None:
         doc = doc[f"{which.value}.yaml"]
     out.print(json.dumps(doc, indent=2, ensure_ascii=False), markup=False)
