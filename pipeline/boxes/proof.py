@@ -4,7 +4,7 @@
 die lines and braille shown (PDFium's view mode). ``<game>-box-<id>-front.png``: the front panel
 face on, the right side and the top lid in cabinet oblique (:func:`folded_front`), cut from a
 render at :data:`FRONT_DPI` as printed (``FPDF_PRINTING``: the die lines, which do not print,
-left out; :func:`render_printed`). The flat proof is opaque RGB (:func:`pipeline.common.pngfile.opaque_png`);
+left out; :func:`render_printed`). The flat proof is opaque RGB (:func:`pipeline.common.pngfile.rgb_png` of PDFium's bitmap);
 the front, transparent round the box, is RGBA (:func:`rgba_png`). Both PNGs give every row filter 0
 and deflate at zlib level 1 (Pillow's encoder spent most of its time choosing row filters: issue 22).
 """
@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw, ImageEnhance
 
 from pipeline.boxes.plan import BoxPlan
 from pipeline.common.files import write_bytes
-from pipeline.common.pngfile import opaque_png
+from pipeline.common.pngfile import rgb_png
 from pipeline.common.raster import PageRaster, open_document
 
 #: Proof resolutions, dpi: the flat box small enough to look at whole, the front panel sharper.
@@ -68,10 +68,14 @@ def _printed(page: pdfium.PdfPage, dpi: float) -> PageRaster:
     return PageRaster(image, dpi, (left * dpi / 72, (height - top) * dpi / 72), (right - left, top - bottom))
 
 
-def _viewed(page: pdfium.PdfPage, dpi: float) -> Image.Image:
-    """The whole page as :func:`pipeline.common.raster.render_page` renders it (RGB, die lines shown), from a page already loaded."""
-    image = page.render(scale=dpi / 72, rev_byteorder=True).to_pil()
-    return image if image.mode == "RGB" else image.convert("RGB")
+def _viewed(page: pdfium.PdfPage, dpi: float) -> np.ndarray:
+    """The whole page's RGB pixels (height × width × 3, die lines shown) as
+    :func:`pipeline.common.raster.render_page` renders them, from a page already loaded: PDFium's
+    bitmap as a NumPy view, for :func:`pipeline.common.pngfile.rgb_png` (no Pillow image copied in and out)."""
+    bitmap = page.render(scale=dpi / 72, rev_byteorder=True)
+    if bitmap.mode != "RGB":  # PDFium draws RGB unless asked for alpha; render_page converts anything else
+        return np.asarray(bitmap.to_pil().convert("RGB"))
+    return bitmap.to_numpy()  # a view: the bitmap's buffer stays alive with the array
 
 
 def _paint(out: Image.Image, panel: Image.Image, mapping: tuple[float, ...], light: float, box: tuple[int, int, int, int]) -> None:
@@ -145,6 +149,6 @@ def write_proofs(plan: BoxPlan, merged_pdf: Path, folder: Path, stem: str) -> li
     with open_document(merged_pdf) as doc:
         page = doc[0]  # loaded once for both renders: PDFium parses the page's content once (~2.9 ms a box)
         flat, printed = _viewed(page, FLAT_DPI), _printed(page, FRONT_DPI)  # a folded box shows no die lines
-    paths = [write_bytes(folder / f"{stem}-flat.png", opaque_png(flat))]
+    paths = [write_bytes(folder / f"{stem}-flat.png", rgb_png(flat))]
     paths.append(write_bytes(folder / f"{stem}-front.png", rgba_png(folded_front(printed, plan))))
     return paths
