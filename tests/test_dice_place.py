@@ -75,3 +75,36 @@ def test_plan_places_each_region_once_a_size_until_one_fails(monkeypatch):
     shape, plans, findings = plan._plan(d12, get_profile("spec800"))
     assert {p.numeral_pt for p in plans} == {33.0} and all(p.fits for p in plans) and not findings
     assert calls.count(33.0) == 12 and 0 < calls.count(36.0) < 12  # a larger size stops at its first region that does not fit
+
+
+def _planes_one_by_one(points: np.ndarray) -> list:
+    """The hull's faces as _planes found them before: a cross product, norm and point match per triangle."""
+    import manifold3d
+
+    mesh = manifold3d.Manifold.hull_points(points).to_mesh()
+    verts = np.asarray(mesh.vert_properties)[:, :3]
+    groups: dict = {}
+    for tri in np.asarray(mesh.tri_verts):
+        a, b, c = verts[tri]
+        n = np.cross(b - a, c - a)
+        n /= np.linalg.norm(n)
+        key = tuple(np.round(np.append(n, n @ a), 5))
+        groups.setdefault(key, (n, set()))[1].update(int(np.argmin(np.linalg.norm(points - verts[i], axis=1))) for i in tri)
+    return [(n, sorted(ids)) for n, ids in groups.values()]
+
+
+def test_planes_and_numbering_are_the_per_triangle_arithmetic():
+    from pipeline.dice import solids
+
+    for shape, unit in solids._UNIT_VERTICES.items():
+        for scale in (1.0, 17.5):
+            points = np.array(unit, dtype=float) * scale
+            got, want = solids._planes(points), _planes_one_by_one(points)
+            assert [(n.tolist(), ids) for n, ids in got] == [(n.tolist(), ids) for n, ids in want], shape  # the same floats
+    d20 = Die(id="d20", name="D20", shape="d20", faces=20, size="30mm", encoding="letters")
+    normals = [np.array(f.normal) for f in solid(d20).faces]
+    values = solids.numbering(d20, normals)
+    assert sorted(values) == list(range(1, 21))
+    for i, n in enumerate(normals):  # each face's opposite, as np.allclose finds it, holds 21 minus its value
+        (j,) = [j for j, m in enumerate(normals) if np.allclose(m, -n, atol=1e-6)]
+        assert values[i] + values[j] == 21
