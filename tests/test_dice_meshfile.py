@@ -1,6 +1,7 @@
 """The dice's STL and 3MF writers (pipeline.dice.meshfile) against trimesh, which wrote them before:
-the same bytes for the shipped kinds of die, the same normals and watertightness, a hole found,
-the 3MF read back by the standard library too, and trimesh no longer imported by the stage."""
+the same STL bytes and 3MF parts for the shipped kinds of die (the 3MF's zip records are zipfile's,
+its deflate libdeflate's), the same normals and watertightness, a hole found, the 3MF read back by
+the standard library too, and trimesh no longer imported by the stage."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import sys
 import uuid
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 
 import numpy as np
 import pytest
@@ -18,7 +20,7 @@ import trimesh
 
 from engine.model import Die
 from pipeline.braille.geometry import get_profile
-from pipeline.dice.meshfile import Mesh, model_xml, stl_bytes, threemf_bytes
+from pipeline.dice.meshfile import FIXED_TIME, Mesh, model_xml, stl_bytes, threemf_bytes, zip_bytes
 from pipeline.dice.model import build_model
 from pipeline.dice.plan import plan_die
 
@@ -51,12 +53,37 @@ def _trimesh_3mf(mesh: trimesh.Trimesh, name: str) -> bytes:
     return out.getvalue()
 
 
+def _zlib_raw(data: bytes) -> bytes:
+    """zipfile's own deflate of an entry: zlib at its default level, raw (no header)."""
+    packer = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -15)
+    return packer.compress(data) + packer.flush()
+
+
 def test_files_are_trimesh_bytes(built):
     die, mesh, tm = built
     assert np.array_equal(mesh.face_normals, tm.face_normals)
     assert np.array_equal(mesh.triangles_center, tm.triangles_center)
     assert stl_bytes(mesh) == trimesh.exchange.stl.export_stl(tm)
-    assert threemf_bytes(mesh, die.id) == _trimesh_3mf(tm, die.id)
+    ours, theirs = (zipfile.ZipFile(io.BytesIO(b)) for b in (threemf_bytes(mesh, die.id), _trimesh_3mf(tm, die.id)))
+    assert [(i.filename, i.date_time, i.compress_type, i.CRC, i.file_size) for i in ours.infolist()] == \
+        [(i.filename, i.date_time, i.compress_type, i.CRC, i.file_size) for i in theirs.infolist()]
+    assert all(ours.read(name) == theirs.read(name) for name in theirs.namelist())
+    assert ours.testzip() is None
+
+
+def test_zip_records_are_zipfiles(built):
+    """With zipfile's own deflate, zip_bytes writes zipfile's bytes: only the deflate stream is libdeflate's in a 3MF."""
+    die, mesh, tm = built
+    theirs = _trimesh_3mf(tm, die.id)
+    with zipfile.ZipFile(io.BytesIO(theirs)) as z:
+        entries = [(name, z.read(name)) for name in z.namelist()]
+    assert zip_bytes(entries, _zlib_raw) == theirs
+    with pytest.raises(ValueError):
+        zip_bytes([("d\u00e9", b"x")], _zlib_raw)  # zipfile would flag a UTF-8 name; not written here
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        z.writestr(zipfile.ZipInfo("a", FIXED_TIME), b"", zipfile.ZIP_DEFLATED)
+    assert zip_bytes([("a", b"")], _zlib_raw) == out.getvalue()
 
 
 def test_a_name_is_escaped_as_lxml_escapes_it(built):

@@ -169,7 +169,12 @@ def _plan(die: Die, profile: GeometryProfile) -> tuple[Solid, tuple[RegionPlan, 
     regions = [r for f in shape.numbered for r in f.regions if r.value in by_value]
     plans: tuple[RegionPlan, ...] = ()
     for size in range(MAX_PT, MIN_PT - 1, -1):
-        plans = tuple(place(r, by_value[r.value], die.braille_position, profile, float(size)) for r in regions)
+        planned: list[RegionPlan] = []
+        for r in regions:
+            planned.append(place(r, by_value[r.value], die.braille_position, profile, float(size)))
+            if not planned[-1].fits and size > MIN_PT:
+                break  # the next size down is tried: this size's other plans would not be used
+        plans = tuple(planned)
         if all(p.fits for p in plans):
             break
     for p in plans:

@@ -119,16 +119,21 @@ class Solid:
 
 
 def _planes(points: np.ndarray) -> list[tuple[np.ndarray, list[int]]]:
-    """The hull's planar faces as (outward unit normal, vertex indices), from manifold3d's hull."""
+    """The hull's planar faces as (outward unit normal, vertex indices), from manifold3d's hull.
+
+    The triangles' cross products in one numpy call (row by row the arithmetic of a 1-D ``np.cross``)
+    and each hull vertex matched to its input point once (was: per triangle corner); each normal is
+    still divided by ``norm`` as ``np.linalg.norm`` works it (``sqrt(n.dot(n))``), so the same bits."""
     mesh = manifold3d.Manifold.hull_points(points).to_mesh()
     verts = np.asarray(mesh.vert_properties)[:, :3]
+    tris = np.asarray(mesh.tri_verts)
+    crosses = np.cross(verts[tris[:, 1]] - verts[tris[:, 0]], verts[tris[:, 2]] - verts[tris[:, 0]])
+    nearest = [int(np.argmin(np.linalg.norm(points - v, axis=1))) for v in verts]
     groups: dict[tuple, tuple[np.ndarray, set[int]]] = {}
-    for tri in np.asarray(mesh.tri_verts):
-        a, b, c = verts[tri]
-        n = np.cross(b - a, c - a)
-        n /= np.linalg.norm(n)
-        key = tuple(np.round(np.append(n, n @ a), 5))
-        groups.setdefault(key, (n, set()))[1].update(int(np.argmin(np.linalg.norm(points - verts[i], axis=1))) for i in tri)
+    for tri, n in zip(tris.tolist(), crosses):
+        n /= np.sqrt(n.dot(n))
+        key = tuple(np.round(np.append(n, n @ verts[tri[0]]), 5))
+        groups.setdefault(key, (n, set()))[1].update(nearest[i] for i in tri)
     return [(n, sorted(ids)) for n, ids in groups.values()]
 
 
@@ -144,8 +149,9 @@ def _ordered(points: np.ndarray, normal: np.ndarray) -> np.ndarray:
 
 def _area_centroid(poly: np.ndarray) -> np.ndarray:
     first, total, acc = poly[0], 0.0, np.zeros(3)
-    for b, c in zip(poly[1:-1], poly[2:]):
-        area = np.linalg.norm(np.cross(b - first, c - first)) / 2
+    crosses = np.cross(poly[1:-1] - first, poly[2:] - first)  # the fan's triangles at once, as a 1-D np.cross each
+    for b, c, n in zip(poly[1:-1], poly[2:], crosses):
+        area = np.sqrt(n.dot(n)) / 2  # np.linalg.norm of a vector
         total += area
         acc += area * (first + b + c) / 3
     return acc / total
@@ -199,11 +205,12 @@ def numbering(die: Die, normals: list[np.ndarray]) -> list[int]:
     if die.numbering == "in-order" or die.shape is DieShape.d4_tetrahedron:
         return list(range(1, count + 1))
     values: list[int | None] = [None] * count
+    stacked = np.array(normals)
     low = 1
     for i, n in enumerate(normals):
         if values[i] is not None:
             continue
-        j = next(j for j, m in enumerate(normals) if np.allclose(m, -n, atol=1e-6))
+        j = next(iter(np.flatnonzero(np.isclose(stacked, -n, atol=1e-6).all(axis=1)).tolist()))  # np.allclose row by row
         values[i], values[j] = low, count + 1 - low
         low += 1
     return [int(v) for v in values]  # type: ignore[arg-type]
