@@ -11,7 +11,7 @@ import re
 from typing import Callable, Iterator, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator
+from pydantic import Field, ValidationInfo, field_validator
 
 from engine.archive_paths import card_path_template
 from engine.backs import Backs
@@ -214,10 +214,18 @@ class CardSize(Located):
 
 
 class Players(Located):
-    """Inclusive player-count range."""
+    """Inclusive player-count range: ``max`` is not below ``min`` (the box and the archive print it)."""
 
     min: Count = Field(ge=1)
     max: Count = Field(ge=1)
+
+    @field_validator("max")
+    @classmethod
+    def _not_below_min(cls, value: int, info: ValidationInfo) -> int:
+        low = info.data.get("min")
+        if low is not None and value < low:
+            raise ValueError(f"max must not be below min, got {low}..{value} players")
+        return value
 
 
 class Archive(Located):

@@ -114,6 +114,16 @@ def test_errors_stop_before_anything_is_written(tmp_path, game_copy):
     forced = runner.invoke(app, ["build", str(game), "--out", str(out), "--quiet", "--force", "--only", "print"])
     assert forced.exit_code == 1
     assert json.loads((out / "mini" / "manifest.json").read_text())["forced"] is True
+    assert "(forced)" in forced.output
+
+
+def test_force_on_a_clean_game_is_not_recorded_as_forced(tmp_path, mini_dir):
+    """--force that overrides nothing: no "(forced)" and "forced": false (a new user's try saw both)."""
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["build", str(mini_dir), "--out", str(out), "--quiet", "--force", "--only", "print"])
+    assert result.exit_code == 0, result.output
+    assert "(forced)" not in result.output
+    assert json.loads((out / "mini" / "manifest.json").read_text())["forced"] is False
 
 
 def test_unwritable_output_exits_2_naming_the_path(tmp_path, mini_dir):

@@ -248,6 +248,15 @@ def test_schema_messages_are_plain_and_name_the_value_once(game_copy):
     }
 
 
+def test_a_player_range_upside_down_is_refused_and_equal_ends_pass(game_copy):
+    """players: {min: 4, max: 2} was accepted (a box printing "4-2 players"); power ranges already refused it."""
+    found = _broken_game(game_copy, game_edits=[("min: 2, max: 2", "min: 4, max: 2")], card_edits=[])
+    assert found == {(5, 19): ("DA003", "players.max: max must not be below min, got 4..2 players")}
+    from conftest import GAMES
+
+    assert load_game(GAMES / "mini").game.players.max == 2  # control: min 2, max 2
+
+
 def test_ids_must_be_slugs(game_copy):
     # A game id names the output folder: "../victim" would write outside it.
     found = _broken_game(game_copy, game_edits=[("id: mini", 'id: "../victim"'), ("{id: d12,", "{id: D12,"), ("- id: ember", "- id: Ember Class")])

@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine.findings import counts, sort_key
+from engine.findings import counts, exit_code, sort_key
 from engine.paths import SLUG
 from pipeline.build import statcache, yamlfacts
 from pipeline.build.report import portable_findings
@@ -285,7 +285,8 @@ def write_manifest(job: Job, key: str, deck_counts: dict[str, int], card_keys: d
         "game": job.game_id,
         "title": job.deck.game.title,
         "build_key": key,
-        "forced": job.settings.force,
+        # --force recorded only where it wrote past findings that would have stopped the game.
+        "forced": job.settings.force and exit_code(job.findings, job.settings.strict) != 0,
         "unique_cards": deck_counts["cards"],
         "printed_cards": deck_counts["copies"],
         "provisional_cards": deck_counts["provisional"],

@@ -111,7 +111,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         commit(staging, final)
         statcache.write(str(final), manifest["files"])  # the next unchanged rebuild stats these instead of hashing them
         return GameOutcome(game_dir, game_id, "built", sorted(job.findings, key=sort_key), [e["path"] for e in manifest["files"]],
-                           forced=settings.force, per_card=per_card, **deck_counts)
+                           forced=manifest["forced"], per_card=per_card, **deck_counts)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
