@@ -124,13 +124,8 @@ def _read(path: Path) -> tuple[object, Source]:
             [UNREADABLE_FILE.finding(f"{path.name} not found in {display_path(path.parent)}", Location(shown), _missing_file_hint(path))],
             unreadable=True,
         ) from None
-    except UnicodeDecodeError as exc:
-        finding = UNREADABLE_FILE.finding(
-            f"{path.name} is not UTF-8 text (byte {exc.start} cannot be read; a binary file or another encoding)",
-            Location(shown),
-            f"save {path.name} as plain UTF-8 text (YAML); a spreadsheet or word-processor file cannot be read",
-        )
-        raise DataError([finding], unreadable=True) from None
+    except UnicodeDecodeError:
+        raise DataError([_not_utf8(path, shown)], unreadable=True) from None
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise DataError([UNREADABLE_FILE.finding(f"cannot read {path.name}: {reason}", Location(shown), "check that it is a file and that you may read it")], unreadable=True) from None
@@ -149,6 +144,29 @@ def _read(path: Path) -> tuple[object, Source]:
         if exc.kind == "value":  # the YAML parsed; one value in it is impossible: like any DA003, exit 1
             raise DataError([INVALID_VALUE.finding(exc.message, exc.location, exc.hint)], unreadable=False) from None
         raise DataError([YAML_SYNTAX.finding(p.message, p.location, p.hint) for p in (exc, *exc.also)], unreadable=True) from None
+
+
+def _not_utf8(path: Path, shown: str) -> Finding:
+    """DA005 for a file that is not UTF-8, at the line and column of its first bad byte (the text
+    reader's offset is within its buffer, so the bytes are read again to find it)."""
+    try:
+        raw = path.read_bytes()[: MAX_FILE_BYTES + 1]
+        raw.decode("utf-8")
+        start = None
+    except UnicodeDecodeError as exc:
+        start = exc.start
+    except OSError:
+        start = None
+    where, at = Location(shown), ""
+    if start is not None:
+        line_start = raw.rfind(b"\n", 0, start) + 1
+        line, column = raw.count(b"\n", 0, start) + 1, len(raw[line_start:start].decode("utf-8", "replace")) + 1
+        where, at = Location(shown, line, column), f"byte 0x{raw[start]:02X} at line {line}, column {column}"
+    return UNREADABLE_FILE.finding(
+        f"{path.name} is not UTF-8 text ({at or 'a byte'} cannot be read; a binary file or another encoding, such as Latin-1)",
+        where,
+        f"save {path.name} as plain UTF-8 text (YAML); a spreadsheet or word-processor file cannot be read",
+    )
 
 
 def _holds_cards(data: object) -> bool:

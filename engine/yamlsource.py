@@ -11,7 +11,6 @@ error (PyYAML would keep the last one silently).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Mapping
@@ -20,6 +19,7 @@ import yaml
 
 from engine.findings import Location
 from engine.limits import ALIAS_ALLOWANCE, MAX_INT_DIGITS, MAX_YAML_DEPTH
+from engine.yamlplain import NUMBER_TAGS, PLAIN_NUMBER, number_problem, tab_near
 
 #: libyaml's parser when PyYAML was built with it: ten times faster than the pure-Python one.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -135,6 +135,9 @@ def _load_whole(text: str, path: str) -> tuple[object, Source]:
             problem = f"{problem} ({exc.context} that starts at line {start.line + 1}, column {start.column + 1})"
             hint = (f"check indentation, colons and quotes from line {start.line + 1} to this line: "
                     "a quote left open runs on to the next quote")
+        tab = tab_near(text, exc.problem_mark)
+        if tab is not None:  # YAML forbids tabs in indentation; its messages rarely say that is the cause
+            mark, hint = tab, f"YAML indents with spaces only: replace the tab at line {tab.line + 1}, column {tab.column + 1} with spaces"
         raise YamlProblem(f"YAML syntax error: {problem}", _loc(path, mark), "syntax", hint) from None
     except yaml.reader.ReaderError as exc:  # a control character or NUL: located by its character position
         raise YamlProblem(
@@ -237,35 +240,6 @@ def _stream_scalar(loader: yaml.BaseLoader, event: yaml.ScalarEvent, at: Locatio
     value = _scalar(yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style), loader, at)
     loader.constructed_objects.clear()  # its memo would keep every node
     return value
-
-
-_INT_TAG, _FLOAT_TAG = "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
-#: A number as a designer writes it: decimal digits, a sign, a point, an exponent; ``.inf`` and
-#: ``.nan`` too (the schema's ranges judge them). YAML 1.1 (PyYAML) also reads a leading 0 as
-#: octal (``010`` is 8), ``0x``/``0o``/``0b`` prefixes, ``_`` between digits and base 60
-#: (``1:30`` is 90): each gives a value other than the digits a reader sees.
-_PLAIN_NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?|[-+]?\.[0-9]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
-
-
-def _refuse_number(node: yaml.ScalarNode, loader: yaml.BaseLoader, at: Location) -> None:
-    """Raise YamlProblem (``value``) for a number YAML reads otherwise than its digits say (:data:`_PLAIN_NUMBER`)."""
-    try:
-        read = loader.construct_object(node, deep=True)
-    except (yaml.YAMLError, ValueError, OverflowError):
-        read = None
-    text = node.value
-    bare = text.lstrip("+-")
-    prefix = {"0x": "a 0x prefix makes it hexadecimal", "0b": "a 0b prefix makes it binary"}.get(bare[:2].lower())
-    why = prefix or ("a leading 0 makes it octal" if bare[:1] == "0" and bare[1:2].isdigit() else
-                     "base 60" if ":" in text else "digits grouped with '_'" if "_" in text else "not a decimal number")
-    reads = f"YAML reads it as {read!r}" if read is not None else "YAML cannot read it as a number"
-    if why == "a leading 0 makes it octal":
-        meant = text[: len(text) - len(bare)] + (bare.lstrip("0") or "0")
-        hint = f"write {meant} without the leading zeros if that is the number meant, or quote it if it is text"
-    else:
-        hint = "write the number in plain decimal digits" + (f" ({read!r})" if isinstance(read, int) and not isinstance(read, bool) else "") + \
-            ", or quote it if it is text"
-    raise YamlProblem(f"the number {text} is not written in plain decimal: {reads} ({why})", at, "value", hint)
 
 
 def _code_point(character: int | str) -> int:
@@ -372,8 +346,9 @@ def _scalar(node: yaml.ScalarNode, loader: yaml.BaseLoader, at: Location) -> obj
         )
     if node.tag == _STR_TAG:
         return node.value  # what PyYAML's construct_yaml_str returns for a scalar, without its bookkeeping
-    if node.tag in (_INT_TAG, _FLOAT_TAG) and not _PLAIN_NUMBER.fullmatch(node.value):
-        _refuse_number(node, loader, at)
+    if node.tag in NUMBER_TAGS and not PLAIN_NUMBER.fullmatch(node.value):
+        message, hint = number_problem(node, loader)
+        raise YamlProblem(message, at, "value", hint)
     try:
         return loader.construct_object(node, deep=True)
     except yaml.YAMLError as exc:

@@ -119,7 +119,7 @@ def test_check_binary_cards_file_exits_2(game_copy, monkeypatch, tmp_path):
     (game / "cards.yaml").write_bytes(b"\x89PNG\r\n\x1a\n")
     result = runner.invoke(app, ["check", "mini"])
     assert result.exit_code == 2
-    assert result.output.splitlines()[0] == "mini/cards.yaml: error DA005 unreadable-data-file: cards.yaml is not UTF-8 text (byte 0 cannot be read; a binary file or another encoding)"
+    assert result.output.splitlines()[0] == "mini/cards.yaml:1:1: error DA005 unreadable-data-file: cards.yaml is not UTF-8 text (byte 0x89 at line 1, column 1 cannot be read; a binary file or another encoding, such as Latin-1)"
 
 
 def test_check_reports_dice_and_archive_problems_the_build_would_stop_on(game_copy):

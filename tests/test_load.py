@@ -275,8 +275,16 @@ def test_binary_and_missing_files_are_unreadable(game_copy, monkeypatch, tmp_pat
         load_game(game)
     (f,) = info.value.findings
     assert info.value.unreadable and (f.code, f.name) == ("DA005", "unreadable-data-file")
-    assert f.message == "cards.yaml is not UTF-8 text (byte 8 cannot be read; a binary file or another encoding)"
-    assert f.location.file == "mini/cards.yaml"
+    assert f.message == "cards.yaml is not UTF-8 text (byte 0xC8 at line 1, column 9 cannot be read; a binary file or another encoding, such as Latin-1)"
+    assert (f.location.file, f.location.line, f.location.column) == ("mini/cards.yaml", 1, 9)
+    # Latin-1 text deep in a file: located by its line and column (the text reader's offset is
+    # within its own buffer); the reference is the byte's place in the raw file.
+    latin = ("cards:\n" + "# a comment line to push the byte past the reader's first buffer\n" * 200).encode() + "  - id: café\n".encode("latin-1")
+    (game / "cards.yaml").write_bytes(latin)
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    assert (f.location.line, f.location.column) == (202, 12) and "byte 0xE9 at line 202, column 12" in f.message
     (game / "cards.yaml").write_text("cards:\x00\n")  # valid UTF-8 but a NUL byte: binary
     with pytest.raises(DataError) as info:
         load_game(game)
@@ -549,3 +557,20 @@ def test_true_or_false_is_no_count(game_copy):
     (f,) = info.value.findings
     assert f.code == "DA003" and "cards.0.copies: must be a whole number, not true" in f.message
     assert f.location.line == text[: text.index("    copies: 2\n")].count("\n") + 1
+
+
+def test_a_tab_in_the_indentation_is_named_with_its_place(game_copy):
+    """YAML's message for a tab ("found character that cannot start any token", "violates
+    indentation") rarely says what to do: the finding points at the tab and says spaces."""
+    game = game_copy("mini")
+    path = game / "cards.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("    power: 5\n", "\tpower: 5\n", 1))
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    line = text[: text.index("    power: 5\n")].count("\n") + 1
+    assert (f.code, f.location.line, f.location.column) == ("DA001", line, 1)
+    assert f.hint == f"YAML indents with spaces only: replace the tab at line {line}, column 1 with spaces"
+    path.write_text(text.replace("    power: 5\n", "    power: 5\t# a tab after the value is fine\n", 1))
+    assert load_game(game).cards  # control: a tab that is not indentation
