@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -254,3 +255,17 @@ def test_a_reader_that_leaves_early_does_not_change_the_exit_code(command, game_
     _, errors = left.communicate(timeout=300)
     assert read.stdout and left.returncode == read.returncode == 0
     assert errors == read.stderr  # nothing more on stderr: no "Broken pipe", no traceback
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_standard_output_that_cannot_be_written_is_one_line_and_exit_2(game_copy):
+    """`deckpress check > /dev/full` (every write fails with ENOSPC, as on a full disk) said
+    "internal error: OSError" (a new user's try). The reference is /dev/full itself."""
+    import subprocess
+    import sys
+
+    game = game_copy("mini")
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([str(Path(sys.executable).with_name("deckpress")), "check", str(game)], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert run.returncode == 2
+    assert run.stderr == "deckpress: cannot write to standard output: No space left on device\n"

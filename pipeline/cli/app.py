@@ -46,6 +46,7 @@ def main() -> None:
     ``--debug``; Ctrl-C prints ``deckpress: interrupted`` and exits 130 (128 + SIGINT); SIGTERM and
     SIGHUP clean up the same way and exit 143 and 129."""
     import logging
+    import os
     import signal
 
     # pypdf logs its repairs of a damaged PDF ("invalid pdf header") on stderr; deckpress
@@ -62,7 +63,7 @@ def main() -> None:
 
     for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, on_interrupt)
-    from pipeline.cli.plain import ReaderMayLeave
+    from pipeline.cli.plain import ReaderMayLeave, StdoutError
 
     sys.stdout = ReaderMayLeave(sys.stdout)  # `deckpress ... | head -1`: the command's own exit code
     try:
@@ -81,6 +82,9 @@ def main() -> None:
         raise
     except KeyboardInterrupt:
         _exit_interrupted(interrupted[0] if interrupted else signal.SIGINT)
+    except StdoutError as exc:  # > /dev/full, or a disk that filled: the findings could not be written
+        sys.stderr.write(f"deckpress: cannot write to standard output: {exc}\n")
+        os._exit(2)  # the interpreter's own flush of stdout at exit would fail again, with a traceback
     except Exception as exc:  # the last line of defence: no traceback for users
         from pipeline.cli.common import DebugState, err
 

@@ -17,6 +17,14 @@ from engine.findings import Finding, Severity, render_text
 _RICH_WOULD_CHANGE = re.compile(r":\S*:|[^\S ]")
 
 
+class StdoutError(Exception):
+    """Standard output cannot be written (``deckpress check > /dev/full``: a full disk, an I/O error):
+    :func:`pipeline.cli.app.main` says so in one line and exits 2, not "internal error"."""
+
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(cause.strerror or str(cause))
+
+
 class ReaderMayLeave:
     """``sys.stdout`` whose reader may close the pipe early (``deckpress build | head -1``).
 
@@ -35,12 +43,16 @@ class ReaderMayLeave:
         except BrokenPipeError:
             self._reader_left()
             return len(text)
+        except OSError as exc:
+            raise StdoutError(exc) from None
 
     def flush(self) -> None:
         try:
             self._stream.flush()
         except BrokenPipeError:
             self._reader_left()
+        except OSError as exc:
+            raise StdoutError(exc) from None
 
     def _reader_left(self) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
