@@ -56,7 +56,9 @@ def opaque_png(image: Image.Image, level: int = LEVEL) -> bytes:
     other mode and for an RGBA image with a pixel that is not opaque.
     """
     if image.mode == "RGBA":
-        if image.getchannel("A").getextrema()[0] != 255:  # one band (getextrema() copies all four)
+        # the alpha band packed alone (0.1 ms a 488 × 788 proof) and its least value by numpy: 0.15 against
+        # 0.46 ms for getchannel("A").getextrema() (a band image made, then scanned); getextrema() copies all four
+        if np.frombuffer(image.tobytes("raw", "A"), np.uint8).min(initial=255) != 255:
             raise ValueError("opaque_png: the RGBA image has pixels that are not opaque; its alpha would be lost")
     elif image.mode != "RGB":
         raise ValueError(f"opaque_png: mode {image.mode} is not RGB or RGBA")
