@@ -31,6 +31,7 @@ from engine.yamlsource import Source, YamlProblem, load_yaml
 from engine.paths import CARDS_FILE, GAME_FILE, display_path, find_games  # noqa: F401  (display_path, find_games re-exported)
 
 from engine.limits import MAX_CARDS, MAX_FILE_BYTES, MAX_PRINTED_CARDS
+from engine.loadhints import first_bad_byte, folder_hint, missing_file_hint
 
 YAML_SYNTAX = declare(
     "DA001",
@@ -89,19 +90,6 @@ class DataError(Exception):
         self.unreadable = unreadable
 
 
-def _missing_file_hint(path: Path) -> str:
-    """What to do about a missing game.yaml or cards.yaml: rename a near miss in its folder
-    (``game.yml``, ``Game.yaml``), else create it."""
-    stem = path.stem.lower()
-    try:
-        near = sorted(p.name for p in path.parent.iterdir() if p.is_file() and p.name.lower() in (f"{stem}.yaml", f"{stem}.yml"))
-    except OSError:
-        near = []
-    if near:
-        return f"rename {near[0]} to {path.name} (deckpress reads only that name)"
-    return f"create {path.name}; see README 'Card data: adding a game'"
-
-
 def _read(path: Path) -> tuple[object, Source]:
     """Read and parse one YAML file; raise DataError (unreadable) naming the path."""
     shown = display_path(path)
@@ -121,7 +109,7 @@ def _read(path: Path) -> tuple[object, Source]:
             )
     except FileNotFoundError:
         raise DataError(
-            [UNREADABLE_FILE.finding(f"{path.name} not found in {display_path(path.parent)}", Location(shown), _missing_file_hint(path))],
+            [UNREADABLE_FILE.finding(f"{path.name} not found in {display_path(path.parent)}", Location(shown), missing_file_hint(path))],
             unreadable=True,
         ) from None
     except UnicodeDecodeError:
@@ -147,23 +135,12 @@ def _read(path: Path) -> tuple[object, Source]:
 
 
 def _not_utf8(path: Path, shown: str) -> Finding:
-    """DA005 for a file that is not UTF-8, at the line and column of its first bad byte (the text
-    reader's offset is within its buffer, so the bytes are read again to find it)."""
-    try:
-        raw = path.read_bytes()[: MAX_FILE_BYTES + 1]
-        raw.decode("utf-8")
-        start = None
-    except UnicodeDecodeError as exc:
-        start = exc.start
-    except OSError:
-        start = None
-    where, at = Location(shown), ""
-    if start is not None:
-        line_start = raw.rfind(b"\n", 0, start) + 1
-        line, column = raw.count(b"\n", 0, start) + 1, len(raw[line_start:start].decode("utf-8", "replace")) + 1
-        where, at = Location(shown, line, column), f"byte 0x{raw[start]:02X} at line {line}, column {column}"
+    """DA005 for a file that is not UTF-8, at the line and column of its first bad byte."""
+    bad = first_bad_byte(path, MAX_FILE_BYTES + 1)
+    where = Location(shown, bad[0], bad[1]) if bad else Location(shown)
+    at = f"byte 0x{bad[2]:02X} at line {bad[0]}, column {bad[1]}" if bad else "a byte"
     return UNREADABLE_FILE.finding(
-        f"{path.name} is not UTF-8 text ({at or 'a byte'} cannot be read; a binary file or another encoding, such as Latin-1)",
+        f"{path.name} is not UTF-8 text ({at} cannot be read; a binary file or another encoding, such as Latin-1)",
         where,
         f"save {path.name} as plain UTF-8 text (YAML); a spreadsheet or word-processor file cannot be read",
     )
@@ -175,7 +152,6 @@ def _holds_cards(data: object) -> bool:
     if data is None or data == {}:
         return False
     return not (isinstance(data, dict) and data.get("cards") in (None, []) and "cards" in data)
-
 
 
 def _merge_game(base: dict, base_src: Source, ext: dict, ext_src: Source) -> tuple[dict, Source]:
@@ -302,7 +278,7 @@ def load_game(folder: str | Path, cards: tuple[object, Source] | None = None) ->
 def _load_game(folder: Path, cards: tuple[object, Source] | None) -> Deck:
     """:func:`load_game` with the collector paused."""
     if not folder.is_dir():
-        raise DataError([UNREADABLE_FILE.finding(f"{folder} is not a game folder", Location(str(folder)), "give a folder holding game.yaml and cards.yaml, e.g. carddata/apprentice")], unreadable=True)
+        raise DataError([UNREADABLE_FILE.finding(f"{folder} is not a game folder", Location(str(folder)), folder_hint(folder))], unreadable=True)
     game_data, game_src, card_files = _read_game(folder, own_cards=cards)
     findings: list[Finding] = []
     game: Game | None = None

@@ -574,3 +574,18 @@ def test_a_tab_in_the_indentation_is_named_with_its_place(game_copy):
     assert f.hint == f"YAML indents with spaces only: replace the tab at line {line}, column 1 with spaces"
     path.write_text(text.replace("    power: 5\n", "    power: 5\t# a tab after the value is fine\n", 1))
     assert load_game(game).cards  # control: a tab that is not indentation
+
+
+def test_a_mistyped_game_folder_names_the_one_meant(tmp_path):
+    """`deckpress build carddata/enchan`: the folder beside it of the closest name is offered;
+    a name close to none gets the example (control)."""
+    for name in ("enchant", "apprentice"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "game.yaml").write_text("id: x\n")
+    with pytest.raises(DataError) as info:
+        load_game(tmp_path / "enchan")
+    (f,) = info.value.findings
+    assert f.code == "DA005" and f.hint == f"did you mean {(tmp_path / 'enchant').as_posix()}? (game folders there: apprentice, enchant)"
+    with pytest.raises(DataError) as info:
+        load_game(tmp_path / "zzzz")
+    assert info.value.findings[0].hint == "give a folder holding game.yaml and cards.yaml, e.g. carddata/apprentice"
