@@ -201,3 +201,23 @@ def test_export_writes_the_table_and_refuses_a_foreign_file(carddata_copy, tmp_p
     result = runner.invoke(app, ["export", str(carddata_copy / "enchant"), "--out", "mine.xlsx"])
     assert result.exit_code == 2 and "refusing to overwrite mine.xlsx" in result.output
     assert (tmp_path / "mine.xlsx").read_bytes() == b"the designer's own workbook"
+
+
+def test_a_table_may_go_beside_game_folders_but_never_into_one(tmp_path, monkeypatch):
+    """From a folder holding a game folder, `export marea --out cards.csv` was refused ("…/game.yaml
+    is card data"): one named file touches no sub-folder. Into the game folder it stays refused."""
+    import shutil
+
+    from conftest import GAMES
+    from pipeline.cli.app import app
+    from typer.testing import CliRunner
+
+    shutil.copytree(GAMES / "mini", tmp_path / "mini")
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    beside = runner.invoke(app, ["export", "mini", "--out", "cards.csv"])
+    assert beside.exit_code == 0, beside.output
+    assert (tmp_path / "cards.csv").read_text(encoding="utf-8").startswith("id,")
+    inside = runner.invoke(app, ["export", "mini", "--out", "mini/cards.csv"])
+    assert inside.exit_code == 2 and "mini/game.yaml is card data" in inside.output
+    assert not (tmp_path / "mini" / "cards.csv").exists()

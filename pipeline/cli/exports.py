@@ -71,7 +71,7 @@ def export(
     from pipeline.exports.table import TableError, write_table
 
     path = out_path or Path("output") / deck.game.id / f"{deck.game.id}-cards.xlsx"
-    _refuse_card_data_folder(path.parent)
+    _refuse_card_data_folder(path.parent, children=False)  # one file: beside game folders is fine, never in one
     own = Path(game_dir) / CARDS_FILE  # the folder's own cards (an expansion's table holds only what it adds)
     try:
         data, _ = load_yaml(own.read_text(encoding="utf-8"), display_path(own))
@@ -83,12 +83,13 @@ def export(
     out.print(f"wrote {len(cards)} card(s) to {path}", markup=False)
 
 
-def _refuse_card_data_folder(folder: Path) -> None:
-    """Exit 2 when ``folder`` holds card data or lies in a game folder (outputs never go there)."""
+def _refuse_card_data_folder(folder: Path, children: bool = True) -> None:
+    """Exit 2 when ``folder`` holds card data or lies in a game folder (outputs never go there);
+    ``children``: also when a folder in it holds card data (:func:`~pipeline.common.ownership.card_data_near`)."""
     from pipeline.common.ownership import ForeignOutput, refuse_card_data
 
     with exit_on(ForeignOutput):
-        refuse_card_data(folder)
+        refuse_card_data(folder, children)
 
 
 def _export_tts(deck, out_dir: Path | None, base_url: str | None) -> None:

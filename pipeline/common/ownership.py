@@ -137,18 +137,22 @@ def _is_own_report(path: Path) -> bool:
     return isinstance(data, dict) and isinstance(data.get("games"), dict) and isinstance(data.get("counts"), dict)
 
 
-def card_data_near(folder: Path) -> Path | None:
+def card_data_near(folder: Path, children: bool = True) -> Path | None:
     """A card data file that makes ``folder`` unfit for output, or None.
 
-    Looks in ``folder`` itself, in its sub-folders one level down (``--out carddata``) and in
-    every folder above it (an output inside a game folder would change the game's build key
-    and mix outputs with the data).
+    Looks in ``folder`` itself, in every folder above it (an output inside a game folder would
+    change the game's build key and mix outputs with the data) and, with ``children``, in its
+    sub-folders one level down (``--out carddata``: a build's game folders would go beside the
+    data). A single named file (``export --out cards.xlsx``) touches no sub-folder: ``children``
+    False lets it go beside game folders.
     """
     folder = Path(os.path.abspath(folder))
     for candidate in (folder, *folder.parents):
         for name in CARD_DATA_FILES:
             if (candidate / name).is_file():
                 return candidate / name
+    if not children:
+        return None
     try:
         children = sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
     except OSError:
@@ -160,9 +164,10 @@ def card_data_near(folder: Path) -> Path | None:
     return None
 
 
-def refuse_card_data(folder: Path) -> None:
-    """Raise :class:`ForeignOutput` when ``folder`` holds card data or lies inside a game folder."""
-    found = card_data_near(folder)
+def refuse_card_data(folder: Path, children: bool = True) -> None:
+    """Raise :class:`ForeignOutput` when ``folder`` holds card data or lies inside a game folder
+    (and, with ``children``, when a folder in it holds card data: :func:`card_data_near`)."""
+    found = card_data_near(folder, children)
     if found is not None:
         raise ForeignOutput(
             f"refusing to write into {folder}: {found} is card data; outputs go into a folder of their own (default: output)"
