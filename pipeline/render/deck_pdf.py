@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFName, PDFStream
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFDictionary, PDFName, PDFPage, PDFStream
 from reportlab.pdfgen.canvas import Canvas
 
 from engine.backs import deck_faces
@@ -179,14 +179,64 @@ def _stream_as_bytes(canvas: Canvas):
     is left as text for reportlab.
     """
     pages = canvas._doc.Pages.pages  # the document's page objects, the last one just finished
+    templates: dict[tuple, list[bytes]] = {}  # this canvas's page dictionaries by _page_key (_formatted)
 
     def encode(_page_number: int) -> None:
         page = pages[-1]
         if isinstance(page.stream, str) and page.stream.isascii() and not _NOT_PDFDOC.search(page.stream):
             page.Contents = _flate(page.stream.encode("ascii"))
             page.stream = None
+            page.format = lambda document, page=page: _formatted(page, document, templates)
 
     return encode
+
+
+#: The page attributes reportlab's PDFPage.format reads that deckpress's canvases leave unset (None; ``Annots`` empty).
+_UNSET = ("Resources", "Thumb", "B", "Hid", "AA", "PieceInfo", "LastModified", "SeparationInfo", "ID", "PZ", "XObjects")
+_BOXES = ("MediaBox", "CropBox", "ArtBox", "TrimBox", "BleedBox")
+
+
+def _page_key(page: PDFPage) -> tuple | None:
+    """Everything reportlab's ``PDFPage.format`` writes of ``page`` but its content stream's reference, as a
+    hashable key; None for a page this cannot key (an attribute deckpress never sets, a box or state of
+    another type), which is then formatted by reportlab alone."""
+    if any(getattr(page, name, None) is not None for name in _UNSET) or page.Annots or page.Override_default_compilation:
+        return None
+    boxes = tuple(getattr(page, name, None) for name in _BOXES)
+    if not all(box is None or isinstance(box, PDFArray) for box in boxes):
+        return None
+    trans, states = page.Trans, page.ExtGState
+    if not isinstance(trans, PDFDictionary) or not (states is None or isinstance(states, PDFDictionary)):
+        return None
+    try:
+        return (page.pagewidth, page.pageheight, page.Rotate, page.hasImages, page.Dur,
+                tuple(None if box is None else tuple(box.sequence) for box in boxes), tuple(sorted(trans.dict.items())),
+                None if states is None else tuple(sorted((k, tuple(v.dict.items())) for k, v in states.dict.items())),
+                tuple(page._colorsUsed.items()), tuple(page._shadingUsed.items()))  # resource names → object names
+    except (AttributeError, TypeError):  # a state that is not a PDFDictionary, an unhashable value
+        return None
+
+
+def _formatted(page: PDFPage, document, templates: dict[tuple, list[bytes]]) -> bytes:
+    """``page``'s dictionary as reportlab's ``PDFPage.format`` writes it, its text worked out once per
+    distinct :func:`_page_key` of a canvas: a deck's pages differ only in their content stream's
+    reference (reportlab built and formatted each page's resources, boxes and transition anew: ~0.2 ms
+    a page, a third of its save). The first page of a key is formatted by reportlab and kept as the text
+    around ``/Contents n 0 R`` when that call registered one new object, its content stream; a later
+    page of that key registers its own stream (the same object numbers, in the same order) and gets
+    that text with its reference. Same bytes (tests/test_render_pdf.py formats a deck both ways)."""
+    key = _page_key(page)
+    parts = templates.get(key) if key is not None else None
+    if parts is not None:
+        return parts[0] + document.Reference(page.Contents).format(document) + parts[1]
+    before = document.objectcounter
+    text = PDFPage.format(page, document)
+    if key is not None and document.objectcounter == before + 1:
+        marker = b"/Contents " + document.Reference(page.Contents).format(document)
+        if text.count(marker) == 1:
+            head, tail = text.split(marker)
+            templates[key] = [head + b"/Contents ", tail]
+    return text
 
 
 def _flate(content: bytes) -> PDFStream:
