@@ -1,6 +1,6 @@
 """Disc pages from reportlab templates (pipeline.render.uv.discpdf) and the remembered circle numbers
 (pipeline.render.pdfpaths): the files hold the objects and decoded content of reportlab drawing every
-page itself; only the card pages' compressed content (discpdf.LEVEL, not qpdf's level 6) and the PDF/X-4
+page itself; only the card pages' compressed content (libdeflate at discpdf.LEVEL, not qpdf's zlib level 6) and the PDF/X-4
 document IDs derived from it differ.
 
 The reference below is the code the braille layer and the UV plates used before: one reportlab page
@@ -13,6 +13,7 @@ import io
 import re
 import zlib
 
+import deflate
 import pikepdf
 import pytest
 from reportlab.lib.colors import CMYKColor, CMYKColorSep
@@ -81,9 +82,9 @@ def test_disc_pages_hold_what_reportlab_wrote_page_by_page(tmp_path, group):
         new = finish(pdf, tmp_path / "new.pdf", "t", labels)
     assert _decoded(new) == _decoded(old)  # the same objects, decoded streams and XMP but for its IDs
     with pikepdf.open(new) as pdf:
-        for page in pdf.pages:  # the card pages' content compressed at discpdf.LEVEL, as the save kept it
+        for page in pdf.pages:  # the card pages' content compressed by libdeflate at discpdf.LEVEL, as the save kept it
             raw = bytes(page.obj.Contents.read_raw_bytes())
-            assert page.obj.Contents.Filter == pikepdf.Name.FlateDecode and raw == zlib.compress(zlib.decompress(raw), LEVEL)
+            assert page.obj.Contents.Filter == pikepdf.Name.FlateDecode and raw == bytes(deflate.zlib_compress(zlib.decompress(raw), LEVEL))
     with pikepdf.open(new) as pdf:
         assert len(pdf.pages) == 7 and [str(p.label) for p in pdf.pages] == labels
         assert [float(v) for v in pdf.pages[3].obj.TrimBox] == [9, 9, 225, 369]

@@ -282,3 +282,35 @@ def test_placeholder_count_leaves_out_cards_without_an_art_box(rendered, game_co
     result = render_fronts(load_game(folder), folder / "out.pdf")
     assert [f.message for f in result.findings if f.code == "PR004"] == [info.message]
     assert [f.code for f in result.findings if f.code in ("PR003", "PR009")] == ["PR009"]
+
+
+def test_page_dictionaries_from_a_template_are_the_bytes_reportlab_formats(game_copy, monkeypatch):
+    """deck_pdf formats one page dictionary per distinct page and gives the next pages that text with
+    their own content stream's reference: the files are the bytes of reportlab formatting every page,
+    a card with an image (a page of its own resources, formatted by reportlab) among them."""
+    from PIL import Image
+    from reportlab.pdfbase.pdfdoc import PDFPage
+
+    import pipeline.render.deck_pdf as deck_pdf
+
+    folder = game_copy("mini")
+    Image.new("RGB", (120, 90), (200, 40, 10)).save(folder / "flame.png")
+    cards = folder / "cards.yaml"
+    text = cards.read_text()
+    cards.write_text(text.replace("    name: Ember Apprentice\n", "    name: Ember Apprentice\n    image: flame.png\n", 1))
+    deck = load_game(folder)
+    calls = []
+    real_format = PDFPage.format
+    monkeypatch.setattr(PDFPage, "format", lambda page, document: calls.append(page) or real_format(page, document))
+
+    def both(tag):
+        calls.clear()
+        fronts = render_fronts(deck, folder / f"fronts-{tag}.pdf").path.read_bytes()
+        return fronts + render_backs(deck, folder / f"backs-{tag}.pdf").path.read_bytes(), len(calls)
+
+    templated, formatted = both("templated")
+    monkeypatch.setattr(deck_pdf, "_page_key", lambda page: None)  # every page formatted by reportlab
+    plain, every = both("plain")
+    pages = len(deck.cards) + len(PdfReader(folder / "backs-plain.pdf").pages)
+    assert every == pages and formatted < pages  # some pages came from a template
+    assert templated == plain

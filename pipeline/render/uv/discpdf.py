@@ -9,9 +9,10 @@ a marker where each disc's circles go; each card page is that page's dictionary 
 content: the template's operators with the card's circles in place of the markers, which are the
 bytes reportlab wrote for that page (``"\\n".join`` of its operator list plus ``"\\n"``). Pages in the
 ISO 19593-1 group get their content wrapped in ``/OC /DeckpressBraille BDC … EMC`` as
-:func:`~pipeline.render.uv.ocg.mark_pages` does. Every content stream is Flate-compressed here at
-:data:`LEVEL` (2), which qpdf's save keeps; qpdf used to compress them at zlib's default level 6, three
-times as long. The saved file holds the objects of the page-by-page reportlab route, with the same
+:func:`~pipeline.render.uv.ocg.mark_pages` does. Every content stream is Flate-compressed here by
+libdeflate (the ``deflate`` package, as the PNG writer's RGB rows: :mod:`pipeline.common.pngfile`) at
+:data:`LEVEL` (1), which qpdf's save keeps; qpdf used to compress them at zlib's default level 6, three
+times as long, and zlib at level 2 took twice libdeflate's time for larger streams. The saved file holds the objects of the page-by-page reportlab route, with the same
 decoded content streams: qpdf numbers the objects by their place in the graph, not by the source file's
 numbers, and writes a direct object shared by pages in each page (tests/test_discpdf.py compares the two
 routes; every layer, mask, underbase and plate file of the four shipped games under all six UV printer
@@ -22,9 +23,9 @@ differ.
 from __future__ import annotations
 
 import io
-import zlib
 from typing import Iterable, Sequence
 
+import deflate
 import pikepdf
 from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
@@ -36,10 +37,13 @@ from pipeline.render.uv.ocg import PROPERTY_NAME, list_ocgs, processing_step_ocg
 #: pt), filled with ``f``.
 DiscOps = tuple[Color, str]
 
-#: zlib level of the card pages' content streams. qpdf compressed them at zlib's default, 6, at the save (a
-#: layer of 59 shipped cards, 870 kB of operators: 29 ms, 202 kB); level 2 takes 8.8 ms for 225 kB (level 1:
-#: 8.2 ms, 229 kB; 3: 10.9 ms, 222 kB; 4: 15.4 ms, 206 kB). The decoded content is the same bytes.
-LEVEL = 2
+#: libdeflate level of the card pages' content streams (a zlib stream, RFC 1950: any Flate reader decodes it). qpdf
+#: compressed them at zlib's default, 6, at the save (a layer of 59 shipped cards, 870 kB of operators: 29 ms,
+#: 202 kB); zlib at level 2 took 8.8 ms for 225 kB. Over the four shipped games' pages (8.6 kB of circle operators
+#: a page, CPU best of 5): zlib level 2 81 µs and 2,224 bytes a page; libdeflate level 1 35 µs and 2,060 bytes
+#: (2: 67 µs, 2,007; 4: 90 µs, 2,000). The decoded content is the same bytes; libdeflate's output does not depend
+#: on the CPU (its SIMD code only fills hash tables and computes checksums, :mod:`pipeline.common.pngfile`).
+LEVEL = 1
 
 #: Stands in a template page's operator list where a disc's circles and ``f`` go (no PDF operator has it).
 _MARK = "%deckpress-disc%"
@@ -122,8 +126,8 @@ def disc_pages_pdf(pages: Iterable[Sequence[DiscOps]], layout: CardLayout, group
         page = pikepdf.Dictionary(templates[index])
         if ocg is not None:
             content = f"/OC {PROPERTY_NAME} BDC\n".encode() + content + b"\nEMC\n"
-        # Flate-compressed here at LEVEL: qpdf's save keeps a Flate stream as it is (pikepdf recompress_flate=False)
-        page.Contents = pdf.make_stream(zlib.compress(content, LEVEL))
+        # Flate-compressed here (libdeflate, LEVEL): qpdf's save keeps a Flate stream as it is (pikepdf recompress_flate=False)
+        page.Contents = pdf.make_stream(bytes(deflate.zlib_compress(content, LEVEL)))  # (it gives a bytearray)
         page.Contents.Filter = pikepdf.Name.FlateDecode  # 8 µs a page; make_stream(data, Filter=…) takes 19
         # qpdf's addPage (what pikepdf's add_blank_page calls): pdf.pages.append checks the whole list
         # first, 0.1-0.4 ms a page, a second for a 4,752-page layered plate. It is pikepdf's private
