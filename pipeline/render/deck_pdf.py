@@ -47,9 +47,10 @@ NO_CARD_LAYOUT = declare(
     Severity.error,
     """The game's card size (trim and bleed in ``card:``) matches no card layout template, so no card can be drawn.
 
-    The print PDFs are drawn from a layout in templates/layouts/ whose trim and bleed
-    must equal the game's; the finding lists the layouts there and their sizes. The
-    print stage draws nothing for the game until the sizes match.
+    Every stage draws the cards with the default layout, card-3x5-portrait (3×5 in, 0.125 in
+    bleed: the size of the games deckpress is made for, DESIGN.md); a game must give ``card:``
+    that trim and bleed. Another layout file in templates/layouts/ is not chosen by size (the
+    finding lists them). The print stage draws nothing for the game until the sizes match.
 
     Fails: ``card: {width: 5in, height: 3in, orientation: landscape}`` (no 5×3 in layout).
 
@@ -145,7 +146,8 @@ def _sheet(deck: Deck, layout: CardLayout | None) -> Sheet:
             f"{_inches(layout.trim.width)}×{_inches(layout.trim.height)} in with {_inches(layout.bleed)} in bleed. "
             f"Layouts: {_layout_sizes()}",
             deck.game.where("card"),
-            hint="give card: the size and bleed of a layout, or add a layout template for this size in templates/layouts/"))
+            hint=f"give card: the size and bleed of layout {layout.name} ({_inches(layout.trim.width)}×{_inches(layout.trim.height)} in, "
+                 f"bleed: {_inches(layout.bleed)}in): every stage draws the cards with it, and other layout files are not chosen by size"))
     return Sheet(layout, design_for(layout))
 
 
