@@ -199,3 +199,26 @@ def test_an_edited_export_is_never_overwritten_nor_removed_by_a_build(tmp_path):
     # An older ledger names the files without their bytes: trusted by name, as before.
     (table.parent / ".deckpress-files").write_text('["mini-cards.csv"]\n', encoding="utf-8")
     assert runner.invoke(app, export).exit_code == 0 and table.read_bytes() == first
+
+
+def test_a_build_says_which_stand_alone_files_its_new_folder_does_not_keep(tmp_path):
+    """A stand-alone command's files in a game's output folder (an export, an embosser file of
+    another profile) go with the folder a build replaces: they may be stale with the new data.
+    They vanished without a word (a new user's try); the line and report.json now name them."""
+    import json
+
+    out = tmp_path / "out"
+    assert _build(GAMES / "mini", out).exit_code == 0
+    assert runner.invoke(app, ["export", str(GAMES / "mini"), "--out", str(out / "mini" / "mini-cards.csv")]).exit_code == 0
+    args = ["emboss", str(GAMES / "mini"), "--profile", "index-everest-d", "--layout", "sheet", "--out", str(out / "mini" / "extra")]
+    assert runner.invoke(app, args).exit_code == 0
+    extra = sorted(p.name for p in (out / "mini" / "extra").iterdir() if p.name != ".deckpress-files")
+    result = _build(GAMES / "mini", out, "--spot", "Other")
+    assert result.exit_code == 0, result.output
+    dropped = ["extra/" + n for n in extra] + ["mini-cards.csv"]
+    shown = ", ".join(dropped[:3]) + (f" and {len(dropped) - 3} more" if len(dropped) > 3 else "")
+    assert f"; removed {len(dropped)} file(s) stand-alone commands had written there ({shown}): run them again" in result.output
+    assert json.loads((out / "report.json").read_text())["games"]["mini"]["removed_stand_alone_files"] == dropped
+    assert not (out / "mini" / "mini-cards.csv").exists()
+    again = _build(GAMES / "mini", out, "--spot", "Third")  # control: nothing of theirs left to remove
+    assert again.exit_code == 0 and "stand-alone" not in again.output

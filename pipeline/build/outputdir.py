@@ -18,7 +18,8 @@ import tempfile
 from pathlib import Path
 
 from pipeline.common.files import OutputError
-from pipeline.common.ownership import MANIFEST, STAGING_MARK, ForeignOutput, check_overwrite, read_build_manifest, refuse_card_data, refuse_foreign
+from pipeline.common.ownership import (MANIFEST, STAGING_MARK, ForeignOutput, check_overwrite, read_build_manifest, refuse_card_data,
+                                       refuse_foreign, stand_alone_files)
 
 LOCK_NAME = ".deckpress.lock"
 
@@ -53,21 +54,27 @@ def make_staging(out_dir: Path, game_id: str) -> Path:
     return staging
 
 
-def commit(staging: Path, final: Path) -> None:
+def commit(staging: Path, final: Path) -> list[str]:
     """Swap the finished staging folder in for ``final``: two renames, then drop the old tree.
 
     ``final`` is replaced only when everything in it is deckpress's (else ForeignOutput,
     and nothing moves). Readers see either the whole previous build or the whole new one.
     Should the process die between the two renames, the previous build waits under
     ``.old-<game>-<pid>`` and the next build (under the lock) puts it back.
+
+    Returns the files stand-alone commands had written into ``final`` (``export``, ``emboss
+    --profile …``, ``uv --uv-printer …``) that the new build does not hold, relative to it: they go
+    with the old tree (they may be stale with the new data), and the build says so.
     """
     refuse_foreign(final)
+    dropped = [p for p in stand_alone_files(final) if not (staging / p).exists()] if final.is_dir() else []
     (staging / STAGING_MARK).unlink(missing_ok=True)
     old = final.parent / f".old-{final.name}-{os.getpid()}"
     if final.exists():
         os.rename(final, old)
     os.rename(staging, final)
     remove_build(old)
+    return dropped
 
 
 #: What commit() names a previous build while it swaps the new one in: ``.old-<game id>-<pid>``.

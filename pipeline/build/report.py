@@ -42,6 +42,9 @@ class GameOutcome:
     release: bool = False
     error: str = ""
     per_card: dict = field(default_factory=dict)
+    #: Files stand-alone commands had written into the game's output folder that the build replaced
+    #: (:func:`pipeline.build.outputdir.commit`), relative to it: said on the game's line.
+    dropped: list[str] = field(default_factory=list)
     #: False when the game's data did not load (unreadable, or a value the loader refused): no deck, so nothing to count.
     loaded: bool = True
     #: A cached game's findings as its manifest lists them (sorted, in ``to_dict()`` form), so the
@@ -174,6 +177,7 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
             "release": o.release,
             "counts": counts(items),
             **({"per_card": o.per_card, "per_card_summary": per_card_summary(o.per_card)} if o.per_card else {}),
+            **({"removed_stand_alone_files": o.dropped} if o.dropped else {}),
             "findings": dicts if dicts is not None else [f.to_dict() for f in items],  # the manifest's: already to_dict() of these
             "files": o.files,
         }

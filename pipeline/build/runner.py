@@ -108,10 +108,10 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
             card_keys.update(carried_keys(final, staging, {FOLDERS[n] for n in running if n in FOLDERS}))
         manifest = write_manifest(job, key, deck_counts, card_keys, verified)
         os.sync()  # one flush of the whole staging folder before it replaces the previous build
-        commit(staging, final)
+        dropped = commit(staging, final)
         statcache.write(str(final), manifest["files"])  # the next unchanged rebuild stats these instead of hashing them
         return GameOutcome(game_dir, game_id, "built", sorted(job.findings, key=sort_key), [e["path"] for e in manifest["files"]],
-                           forced=manifest["forced"], per_card=per_card, **deck_counts)
+                           forced=manifest["forced"], per_card=per_card, dropped=dropped, **deck_counts)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 

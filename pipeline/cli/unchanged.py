@@ -201,4 +201,8 @@ def summary_line(o) -> str:
         from pipeline.build.report import per_card_summary
 
         line += "; " + per_card_summary(o.per_card)
+    dropped = getattr(o, "dropped", None)
+    if dropped:  # a stand-alone command's files went with the replaced folder: the designer asked for them
+        shown = ", ".join(dropped[:3]) + (f" and {len(dropped) - 3} more" if len(dropped) > 3 else "")
+        line += f"; removed {len(dropped)} file(s) stand-alone commands had written there ({shown}): run them again"
     return line + (" (forced)" if o.forced else "")

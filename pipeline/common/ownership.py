@@ -251,3 +251,15 @@ def refuse_foreign(folder: Path) -> None:
             f"refusing to replace {folder}: it holds {' and '.join(what)}; "
             + ("move them away to keep them, or choose another --out" if changed else "move them away or choose another --out")
         )
+
+
+def stand_alone_files(folder: Path) -> list[str]:
+    """The files under ``folder`` that stand-alone commands wrote (their ledgers list them; not the
+    ledgers themselves), as sorted paths relative to ``folder``: what replacing a build folder drops."""
+    found: list[str] = []
+    for dirpath, _dirs, filenames in os.walk(folder):
+        here = Path(dirpath)
+        entries = ledger(here)
+        found += [(here / n).relative_to(folder).as_posix() for n in filenames if n in entries]
+    return sorted(found)
+
