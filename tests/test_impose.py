@@ -811,3 +811,30 @@ def test_sheets_made_in_the_card_pdf_are_the_copy_routes_bytes_and_the_output_is
         assert (tmp_path / name).read_bytes() == (tmp_path / "copied.pdf").read_bytes()
     assert source.count == (4 if which == "print" else 8)
     assert len(PdfReader(tmp_path / "adopted.pdf").pages) == 2
+
+
+def test_place_names_each_form_once_and_paint_is_place_for_one_slot(pdfs, tmp_path):
+    """CardPages.place: a page's operators in slot order, each form made once and named once however often it
+    prints; add_xobjects puts them beside an XObject the page has already; paint() is place() for one slot."""
+    from pipeline.render.formpages import CardPages, add_xobjects
+
+    source = CardPages(pdfs["fronts"], "front")
+    dest = pikepdf.new()
+    dest.add_blank_page(page_size=(612, 792))
+    page = dest.pages[0]
+    ops, forms = source.place(dest, [(3, 72, 396.5), (3, -0.0, 18), (1, 306.25, 18)])
+    assert ops == b"q 1 0 0 1 72 396.5 cm /Front3 Do Q\nq 1 0 0 1 0 18 cm /Front3 Do Q\nq 1 0 0 1 306.25 18 cm /Front1 Do Q\n"
+    assert list(forms) == ["/Front3", "/Front1"] and forms["/Front3"].objgen == source.form(dest, 3).objgen
+    mine = dest.make_stream(b"")
+    page.obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Logo=mine))
+    add_xobjects(page, forms)
+    assert sorted(page.obj.Resources.XObject.keys()) == ["/Front1", "/Front3", "/Logo"]
+    add_xobjects(page, {})  # nothing to add: the page stays as it is
+    assert page.obj.Resources.XObject.Logo.objgen == mine.objgen
+    assert source.paint(dest, page, 5, 1.5, 2) == b"q 1 0 0 1 1.5 2 cm /Front5 Do Q\n"
+    assert page.obj.Resources.XObject.Front5.objgen == source.form(dest, 5).objgen
+    empty = pikepdf.new()
+    empty.add_blank_page()
+    assert source.place(empty, []) == (b"", {})
+    add_xobjects(empty.pages[0], {})
+    assert "/XObject" not in empty.pages[0].obj.get("/Resources", pikepdf.Dictionary())

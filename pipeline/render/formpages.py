@@ -181,14 +181,22 @@ class CardPages:
         ``dest`` once, later calls for the same ``dest`` reuse it) and return the content operators that
         paint it moved by ``dx``, ``dy`` pt: ``q 1 0 0 1 dx dy cm /Front3 Do Q``.
         """
-        name = f"/{self.role.capitalize()}{index}"
-        resources = page.obj.get("/Resources")
-        if resources is None:
-            page.obj.Resources = resources = Dictionary()
-        if "/XObject" not in resources:
-            resources.XObject = Dictionary()
-        resources.XObject[name] = self.form(dest, index)
-        return f"q 1 0 0 1 {_num(dx)} {_num(dy)} cm {name} Do Q\n".encode()
+        ops, forms = self.place(dest, [(index, dx, dy)])
+        add_xobjects(page, forms)
+        return ops
+
+    def place(self, dest: pikepdf.Pdf, slots: Sequence[tuple[int, float, float]]) -> tuple[bytes, dict[str, pikepdf.Object]]:
+        """The content operators that paint page ``index`` moved by ``dx``, ``dy`` pt for each ``(index, dx, dy)``
+        of ``slots``, in order (``q 1 0 0 1 dx dy cm /Front3 Do Q`` each), and the forms they name, by name
+        (:meth:`form`, made in ``dest`` once), for :func:`add_xobjects`: :meth:`paint` for a whole page at once."""
+        forms: dict[str, pikepdf.Object] = {}
+        ops = []
+        for index, dx, dy in slots:
+            name = f"/{self.role.capitalize()}{index}"
+            if name not in forms:
+                forms[name] = self.form(dest, index)
+            ops.append(f"q 1 0 0 1 {_num(dx)} {_num(dy)} cm {name} Do Q\n")
+        return "".join(ops).encode(), forms
 
     def form(self, dest: pikepdf.Pdf, index: int) -> pikepdf.Object:
         """Page ``index`` as a Form XObject of ``dest`` (BBox its BleedBox, its resources), made once per ``dest``.
@@ -235,6 +243,21 @@ class CardPages:
             # (through an indirect wrapper of a shallow copy: make_indirect of the entry itself turns the page's entry indirect)
             self._wrapped[key] = Dictionary(dest.copy_foreign(self.pdf.make_indirect(Dictionary(resources))))
         return self._wrapped[key]
+
+
+def add_xobjects(page: pikepdf.Page, forms: dict[str, pikepdf.Object]) -> None:
+    """``forms`` (by name, ``/Front3``) into ``page``'s ``/XObject`` resources, made when the page has none; none given: nothing changes."""
+    if not forms:
+        return
+    resources = page.obj.get("/Resources")
+    if resources is None:
+        page.obj.Resources = resources = Dictionary()
+    xobjects = resources.get("/XObject")
+    if xobjects is None:
+        resources.XObject = Dictionary(forms)
+    else:
+        for name, form in forms.items():
+            xobjects[name] = form
 
 
 def _copied(pdf: pikepdf.Pdf, other: pikepdf.Pdf, value: pikepdf.Object) -> pikepdf.Object:
@@ -329,3 +352,41 @@ def check_page_ids(source: CardPages, ids: Sequence[str]) -> None:
         for number, (label, wanted) in enumerate(zip(labels, ids), 1):
             if label != wanted:
                 raise StaleCardPdfError(f"{head}: page {number} is {label!r}, the data has {wanted!r} there{tail}")
+
+
+def read_sources(fronts_pdf: str | Path | CardPages, backs_pdf: str | Path | CardPages | None,
+                 braille_pdf: str | Path | CardPages | None, copies: Sequence[tuple[int, int, int]],
+                 front_ids: Sequence[str] | None, back_ids: Sequence[str] | None) -> tuple[CardPages, CardPages | None, CardPages | None]:
+    """The card PDFs of :func:`pipeline.render.impose.impose` read (fronts, backs, braille layer: each a path or a
+    :class:`CardPages` already read) and checked against each other and ``copies`` (``(front, back, copies)`` per card).
+
+    Raises :class:`ImpositionError` (no fronts page, a braille layer whose page count differs from the fronts',
+    a page index out of range, negative copies) or :class:`StaleCardPdfError` (:func:`check_page_ids`).
+    """
+    fronts = _source(fronts_pdf, "front")
+    backs = _source(backs_pdf, "back") if backs_pdf is not None else None
+    braille = _source(braille_pdf, "braille") if braille_pdf is not None else None
+    if not fronts.pages:
+        raise ImpositionError(f"the fronts PDF {fronts.path} has no pages")
+    if front_ids is not None:
+        check_page_ids(fronts, front_ids)
+        if braille is not None:
+            check_page_ids(braille, front_ids)
+    if back_ids is not None and backs is not None:
+        check_page_ids(backs, back_ids)
+    if braille is not None and len(braille.pages) != len(fronts.pages):
+        raise ImpositionError(
+            f"the braille layer {braille.path} has {len(braille.pages)} pages, the fronts {fronts.path} "
+            f"{len(fronts.pages)}: they must match page for page")
+    for f, b, n in copies:
+        if not 0 <= f < len(fronts.pages):
+            raise ImpositionError(f"front page index {f} outside the {len(fronts.pages)} pages of {fronts.path}")
+        if backs is not None and not 0 <= b < len(backs.pages):
+            raise ImpositionError(f"back page index {b} outside the {len(backs.pages)} pages of {backs.path}")
+        if n < 0:
+            raise ImpositionError(f"negative copies ({n}) for front page {f}")
+    return fronts, backs, braille
+
+
+def _source(source: str | Path | CardPages, role: str) -> CardPages:
+    return source if isinstance(source, CardPages) else CardPages(source, role)
