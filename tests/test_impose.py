@@ -8,6 +8,7 @@ card's trim is its bled box inset by 9 pt: [81, 405, 297, 765].
 
 from __future__ import annotations
 
+import io
 
 import pikepdf
 import pypdfium2 as pdfium
@@ -838,3 +839,41 @@ def test_place_names_each_form_once_and_paint_is_place_for_one_slot(pdfs, tmp_pa
     assert source.place(empty, []) == (b"", {})
     add_xobjects(empty.pages[0], {})
     assert "/XObject" not in empty.pages[0].obj.get("/Resources", pikepdf.Dictionary())
+
+
+
+def test_joined_contents_compressed_once_for_every_output(pdfs, tmp_path):
+    """A card page whose content is an array of streams (the composite cards) becomes one form stream, the
+    streams joined and Flate-compressed with zlib as qpdf's save compressed the unfiltered join (same bytes),
+    kept for the next output; past the cap a page is joined again, to the same stream."""
+    import zlib
+
+    from pipeline.render import formpages
+    from pipeline.render.formpages import CardPages
+
+    path = tmp_path / "array.pdf"
+    with pikepdf.open(pdfs["fronts"]) as pdf:
+        for page in pdf.pages:
+            page.obj.Contents = pikepdf.Array([pdf.make_stream(b"q"), page.obj.Contents, pdf.make_stream(b"Q\n0 0 1 1 re f")])
+        pdf.save(path)
+    source = CardPages(path, "composite")
+    joined = [b"\n".join(s.read_bytes() for s in source.pages[i].obj.Contents) for i in range(8)]
+    forms, dests = [], [pikepdf.new(), pikepdf.new()]
+    for dest in dests:
+        forms.append(source.form(dest, 2))
+        assert forms[-1].Filter == pikepdf.Name.FlateDecode and forms[-1].read_bytes() == joined[2]
+        assert forms[-1].read_raw_bytes() == zlib.compress(joined[2])
+        source.release()
+    assert list(source._joined) == [2]  # compressed once, kept across release()
+    buf = io.BytesIO()
+    qpdf = pikepdf.new()
+    qpdf.Root.X = qpdf.make_stream(joined[2])
+    qpdf.save(buf, compress_streams=True)
+    assert pikepdf.open(buf).Root.X.read_raw_bytes() == forms[0].read_raw_bytes()  # what qpdf's save made of the join
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(formpages, "JOINED_CACHE_BYTES", 0)
+    try:
+        fresh = CardPages(path, "composite")
+        assert fresh.form(pikepdf.new(), 5).read_raw_bytes() == zlib.compress(joined[5]) and fresh._joined == {}
+    finally:
+        monkey.undo()
