@@ -8,7 +8,9 @@ card's trim is its bled box inset by 9 pt: [81, 405, 297, 765].
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import json
 
 import pikepdf
 import pypdfium2 as pdfium
@@ -840,6 +842,23 @@ def test_place_names_each_form_once_and_paint_is_place_for_one_slot(pdfs, tmp_pa
     add_xobjects(empty.pages[0], {})
     assert "/XObject" not in empty.pages[0].obj.get("/Resources", pikepdf.Dictionary())
 
+
+@pytest.mark.parametrize("paper,offset", [("letter", (0.0, 0.0)), ("12x18", (4.25, -1.0 / 3)), ("tabloid", (-0.1, 0.0))])
+def test_imposition_json_is_json_dumps_indent_1(paper, offset, pdfs, tmp_path):
+    """The map is written from a template per placement: the text must be json.dumps(imposition_map, indent=1)
+    exactly (odd offsets give long float reprs), and read back as that map; no faces: an empty placement list."""
+    from pipeline.render.impose import imposition_json, imposition_map
+
+    spec = get_sheet(paper).with_back_offset(*offset)
+    res = impose(pdfs["fronts"], pdfs["backs"], None, spec, [(i % 8, i % 2, 1 + i % 3) for i in range(11)], tmp_path, "g\u00e9")
+    assert len(res.placements) == 21
+    text = res.imposition_map.read_text()
+    assert text == json.dumps(imposition_map(res, res.grid, "g\u00e9"), indent=1) + "\n"
+    assert json.loads(text)["placements"][20] == {"sheet": res.placements[20].sheet, "slot": res.placements[20].slot,
+                                                   "front_page": 2, "back_page": 0, "front_trim": res.placements[20].front_trim.as_list(),
+                                                   "back_trim": res.placements[20].back_trim.as_list()}
+    empty = dataclasses.replace(res, placements=(), faces=0, sheets=0)
+    assert imposition_json(empty, res.grid, "g") == json.dumps(imposition_map(empty, res.grid, "g"), indent=1) + "\n"
 
 
 def test_joined_contents_compressed_once_for_every_output(pdfs, tmp_path):

@@ -314,11 +314,9 @@ def impose(
                                     note, condition)
     findings += _sheet_findings(grid, calibration, paths, with_backs=backs is not None)
 
-    placements = tuple(
-        Placement(k // grid.per_sheet + 1, k % grid.per_sheet, front_faces[k], back_faces[k],
-                  grid.front_trim(k % grid.per_sheet), grid.back_trim(k % grid.per_sheet))
-        for k in range(len(front_faces))
-    )
+    trims = [(grid.front_trim(slot), grid.back_trim(slot)) for slot in range(grid.per_sheet)]
+    placements = tuple(Placement(k // grid.per_sheet + 1, k % grid.per_sheet, front_faces[k], back_faces[k], *trims[k % grid.per_sheet])
+                       for k in range(len(front_faces)))
     result = ImposeResult(
         sheet=spec.name, orientation=grid.orientation, cols=grid.cols, rows=grid.rows,
         sheets=grid.sheets_for(len(front_faces)), faces=len(front_faces),
@@ -326,7 +324,7 @@ def impose(
         braille=paths["braille"] if braille is not None else None, calibration=calibration,
         imposition_map=out / f"{stem}-imposition.json", placements=placements, findings=tuple(findings), grid=grid,
     )
-    write_text(result.imposition_map, json.dumps(imposition_map(result, grid, game_id), indent=1) + "\n")
+    write_text(result.imposition_map, imposition_json(result, grid, game_id))
     return result
 
 
@@ -346,8 +344,24 @@ def _sheet_findings(grid: Grid, calibration: Path, paths: dict[str, Path], with_
     return findings
 
 
-def imposition_map(result: ImposeResult, grid: Grid, game_id: str) -> dict:
-    """The JSON imposition map: sheet size, grid, flip, back offset and every card's trims (pt)."""
+def imposition_json(result: ImposeResult, grid: Grid, game_id: str) -> str:
+    """:func:`imposition_map` as the file holds it: ``json.dumps(..., indent=1)`` and a newline, the same text,
+    each placement written from one template (its trims' text made once per slot) instead of by json's
+    pure-Python indenting encoder (~20 µs a card). Numbers as json writes them: ``repr`` of the ints and floats."""
+    head = json.dumps({**imposition_map(result, grid, game_id, placements=False), "placements": []}, indent=1)
+    lists: dict[tuple[Rect, Rect], str] = {}  # one text per slot's trims
+    for p in result.placements:
+        if (p.front_trim, p.back_trim) not in lists:
+            lists[p.front_trim, p.back_trim] = ",\n".join(f'   "{key}": [\n' + ",\n".join(f"    {v!r}" for v in trim.as_list()) + "\n   ]"
+                                       for key, trim in (("front_trim", p.front_trim), ("back_trim", p.back_trim)))
+    items = ",\n".join(f'  {{\n   "sheet": {p.sheet!r},\n   "slot": {p.slot!r},\n   "front_page": {p.front_page!r},\n'
+                       f'   "back_page": {p.back_page!r},\n{lists[p.front_trim, p.back_trim]}\n  }}' for p in result.placements)
+    return head[:-len("[]\n}")] + (f"[\n{items}\n ]\n}}" if items else "[]\n}") + "\n"
+
+
+def imposition_map(result: ImposeResult, grid: Grid, game_id: str, placements: bool = True) -> dict:
+    """The JSON imposition map: sheet size, grid, flip, back offset and every card's trims (pt; ``placements``
+    False: an empty list there, for :func:`imposition_json`)."""
     off = grid.spec.back_offset
     return {
         "game": game_id,
@@ -364,5 +378,5 @@ def imposition_map(result: ImposeResult, grid: Grid, game_id: str) -> dict:
             {"sheet": p.sheet, "slot": p.slot, "front_page": p.front_page, "back_page": p.back_page,
              "front_trim": p.front_trim.as_list(), "back_trim": p.back_trim.as_list()}
             for p in result.placements
-        ],
+        ] if placements else [],
     }
