@@ -16,6 +16,7 @@ or class ids deckpress writes) no longer match the data.
 
 from __future__ import annotations
 
+import copy
 import io
 import zlib
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ from pikepdf import Array, Dictionary, Name
 from pipeline.render.pagelabels import labels_of
 from pipeline.render.sheets import ImpositionError, Rect
 
+
+_XOBJECT, _FORM = Name.XObject, Name.Form
 
 #: At most this many bytes of compressed joined content streams kept per card PDF (:meth:`CardPages._joined_stream`):
 #: 4 MiB, ~2,700 composite cards; memory, not speed, sets it (issue 22: a 10,000-card build under 200 MiB).
@@ -116,6 +119,7 @@ class CardPages:
         self.count = len(pages)
         self._joined: dict[int, bytes] = {}  # a page's joined content streams, compressed (_joined_stream), kept across outputs
         self._joined_size = 0
+        self._bboxes: dict[Rect, Array] = {}
         self._forget()
 
     def _forget(self) -> None:
@@ -223,8 +227,11 @@ class CardPages:
             form = raw if dest is self._pdf else dest.copy_foreign(raw)  # own stream (adopt): its data stays in the file
         else:
             form = self._joined_stream(dest, index, raw)
-        form.Type, form.Subtype = Name.XObject, Name.Form
-        form.BBox = Array([box.x0, box.y0, box.x1, box.y1])
+        bbox = self._bboxes.get(box)
+        if bbox is None:  # one pikepdf Array per distinct box, copied into each form (converting 4 floats: ~20 µs)
+            bbox = self._bboxes[box] = Array([box.x0, box.y0, box.x1, box.y1])
+        form.Type, form.Subtype = _XOBJECT, _FORM
+        form.BBox = copy.copy(bbox)
         form.Resources = self._resources(dest, index)
         self._forms[index] = form
         return form
