@@ -44,7 +44,8 @@ from pipeline.render.calibration import SCALE_MM, write_calibration
 from pipeline.render.marks import MARK_SHORTENED  # noqa: F401 (declared with the marks; re-exported)
 from pipeline.render.markpages import add_pages, marks_document
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
-from pipeline.render.formpages import add_xobjects, read_sources, save_bytes
+from pipeline.render.cardsources import read_sources
+from pipeline.render.formpages import add_xobjects, save_bytes
 from pipeline.render.pdfx import FOGRA39, OutputCondition, PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
 from pipeline.render.uv.ocg import register_ocgs
