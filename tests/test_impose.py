@@ -8,6 +8,9 @@ card's trim is its bled box inset by 9 pt: [81, 405, 297, 765].
 
 from __future__ import annotations
 
+import dataclasses
+import io
+import json
 
 import pikepdf
 import pypdfium2 as pdfium
@@ -811,3 +814,85 @@ def test_sheets_made_in_the_card_pdf_are_the_copy_routes_bytes_and_the_output_is
         assert (tmp_path / name).read_bytes() == (tmp_path / "copied.pdf").read_bytes()
     assert source.count == (4 if which == "print" else 8)
     assert len(PdfReader(tmp_path / "adopted.pdf").pages) == 2
+
+
+def test_place_names_each_form_once_and_paint_is_place_for_one_slot(pdfs, tmp_path):
+    """CardPages.place: a page's operators in slot order, each form made once and named once however often it
+    prints; add_xobjects puts them beside an XObject the page has already; paint() is place() for one slot."""
+    from pipeline.render.formpages import CardPages, add_xobjects
+
+    source = CardPages(pdfs["fronts"], "front")
+    dest = pikepdf.new()
+    dest.add_blank_page(page_size=(612, 792))
+    page = dest.pages[0]
+    ops, forms = source.place(dest, [(3, 72, 396.5), (3, -0.0, 18), (1, 306.25, 18)])
+    assert ops == b"q 1 0 0 1 72 396.5 cm /Front3 Do Q\nq 1 0 0 1 0 18 cm /Front3 Do Q\nq 1 0 0 1 306.25 18 cm /Front1 Do Q\n"
+    assert list(forms) == ["/Front3", "/Front1"] and forms["/Front3"].objgen == source.form(dest, 3).objgen
+    mine = dest.make_stream(b"")
+    page.obj.Resources = pikepdf.Dictionary(XObject=pikepdf.Dictionary(Logo=mine))
+    add_xobjects(page, forms)
+    assert sorted(page.obj.Resources.XObject.keys()) == ["/Front1", "/Front3", "/Logo"]
+    add_xobjects(page, {})  # nothing to add: the page stays as it is
+    assert page.obj.Resources.XObject.Logo.objgen == mine.objgen
+    assert source.paint(dest, page, 5, 1.5, 2) == b"q 1 0 0 1 1.5 2 cm /Front5 Do Q\n"
+    assert page.obj.Resources.XObject.Front5.objgen == source.form(dest, 5).objgen
+    empty = pikepdf.new()
+    empty.add_blank_page()
+    assert source.place(empty, []) == (b"", {})
+    add_xobjects(empty.pages[0], {})
+    assert "/XObject" not in empty.pages[0].obj.get("/Resources", pikepdf.Dictionary())
+
+
+@pytest.mark.parametrize("paper,offset", [("letter", (0.0, 0.0)), ("12x18", (4.25, -1.0 / 3)), ("tabloid", (-0.1, 0.0))])
+def test_imposition_json_is_json_dumps_indent_1(paper, offset, pdfs, tmp_path):
+    """The map is written from a template per placement: the text must be json.dumps(imposition_map, indent=1)
+    exactly (odd offsets give long float reprs), and read back as that map; no faces: an empty placement list."""
+    from pipeline.render.impose import imposition_json, imposition_map
+
+    spec = get_sheet(paper).with_back_offset(*offset)
+    res = impose(pdfs["fronts"], pdfs["backs"], None, spec, [(i % 8, i % 2, 1 + i % 3) for i in range(11)], tmp_path, "g\u00e9")
+    assert len(res.placements) == 21
+    text = res.imposition_map.read_text()
+    assert text == json.dumps(imposition_map(res, res.grid, "g\u00e9"), indent=1) + "\n"
+    assert json.loads(text)["placements"][20] == {"sheet": res.placements[20].sheet, "slot": res.placements[20].slot,
+                                                   "front_page": 2, "back_page": 0, "front_trim": res.placements[20].front_trim.as_list(),
+                                                   "back_trim": res.placements[20].back_trim.as_list()}
+    empty = dataclasses.replace(res, placements=(), faces=0, sheets=0)
+    assert imposition_json(empty, res.grid, "g") == json.dumps(imposition_map(empty, res.grid, "g"), indent=1) + "\n"
+
+
+def test_joined_contents_compressed_once_for_every_output(pdfs, tmp_path):
+    """A card page whose content is an array of streams (the composite cards) becomes one form stream, the
+    streams joined and Flate-compressed with zlib as qpdf's save compressed the unfiltered join (same bytes),
+    kept for the next output; past the cap a page is joined again, to the same stream."""
+    import zlib
+
+    from pipeline.render import formpages
+    from pipeline.render.formpages import CardPages
+
+    path = tmp_path / "array.pdf"
+    with pikepdf.open(pdfs["fronts"]) as pdf:
+        for page in pdf.pages:
+            page.obj.Contents = pikepdf.Array([pdf.make_stream(b"q"), page.obj.Contents, pdf.make_stream(b"Q\n0 0 1 1 re f")])
+        pdf.save(path)
+    source = CardPages(path, "composite")
+    joined = [b"\n".join(s.read_bytes() for s in source.pages[i].obj.Contents) for i in range(8)]
+    forms, dests = [], [pikepdf.new(), pikepdf.new()]
+    for dest in dests:
+        forms.append(source.form(dest, 2))
+        assert forms[-1].Filter == pikepdf.Name.FlateDecode and forms[-1].read_bytes() == joined[2]
+        assert forms[-1].read_raw_bytes() == zlib.compress(joined[2])
+        source.release()
+    assert list(source._joined) == [2]  # compressed once, kept across release()
+    buf = io.BytesIO()
+    qpdf = pikepdf.new()
+    qpdf.Root.X = qpdf.make_stream(joined[2])
+    qpdf.save(buf, compress_streams=True)
+    assert pikepdf.open(buf).Root.X.read_raw_bytes() == forms[0].read_raw_bytes()  # what qpdf's save made of the join
+    monkey = pytest.MonkeyPatch()
+    monkey.setattr(formpages, "JOINED_CACHE_BYTES", 0)
+    try:
+        fresh = CardPages(path, "composite")
+        assert fresh.form(pikepdf.new(), 5).read_raw_bytes() == zlib.compress(joined[5]) and fresh._joined == {}
+    finally:
+        monkey.undo()

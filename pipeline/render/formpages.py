@@ -16,7 +16,9 @@ or class ids deckpress writes) no longer match the data.
 
 from __future__ import annotations
 
+import copy
 import io
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -26,6 +28,13 @@ from pikepdf import Array, Dictionary, Name
 
 from pipeline.render.pagelabels import labels_of
 from pipeline.render.sheets import ImpositionError, Rect
+
+
+_XOBJECT, _FORM = Name.XObject, Name.Form
+
+#: At most this many bytes of compressed joined content streams kept per card PDF (:meth:`CardPages._joined_stream`):
+#: 4 MiB, ~2,700 composite cards; memory, not speed, sets it (issue 22: a 10,000-card build under 200 MiB).
+JOINED_CACHE_BYTES = 4 << 20
 
 
 class CardPdfError(ValueError):
@@ -108,6 +117,9 @@ class CardPages:
                 raise CardPdfError(f"page {i + 1} of the {role} PDF {self.path} is rotated ({rotation}°); card pages must be upright")
         #: The number of pages.
         self.count = len(pages)
+        self._joined: dict[int, bytes] = {}  # a page's joined content streams, compressed (_joined_stream), kept across outputs
+        self._joined_size = 0
+        self._bboxes: dict[Rect, Array] = {}
         self._forget()
 
     def _forget(self) -> None:
@@ -181,14 +193,22 @@ class CardPages:
         ``dest`` once, later calls for the same ``dest`` reuse it) and return the content operators that
         paint it moved by ``dx``, ``dy`` pt: ``q 1 0 0 1 dx dy cm /Front3 Do Q``.
         """
-        name = f"/{self.role.capitalize()}{index}"
-        resources = page.obj.get("/Resources")
-        if resources is None:
-            page.obj.Resources = resources = Dictionary()
-        if "/XObject" not in resources:
-            resources.XObject = Dictionary()
-        resources.XObject[name] = self.form(dest, index)
-        return f"q 1 0 0 1 {_num(dx)} {_num(dy)} cm {name} Do Q\n".encode()
+        ops, forms = self.place(dest, [(index, dx, dy)])
+        add_xobjects(page, forms)
+        return ops
+
+    def place(self, dest: pikepdf.Pdf, slots: Sequence[tuple[int, float, float]]) -> tuple[bytes, dict[str, pikepdf.Object]]:
+        """The content operators that paint page ``index`` moved by ``dx``, ``dy`` pt for each ``(index, dx, dy)``
+        of ``slots``, in order (``q 1 0 0 1 dx dy cm /Front3 Do Q`` each), and the forms they name, by name
+        (:meth:`form`, made in ``dest`` once), for :func:`add_xobjects`: :meth:`paint` for a whole page at once."""
+        forms: dict[str, pikepdf.Object] = {}
+        ops = []
+        for index, dx, dy in slots:
+            name = f"/{self.role.capitalize()}{index}"
+            if name not in forms:
+                forms[name] = self.form(dest, index)
+            ops.append(f"q 1 0 0 1 {_num(dx)} {_num(dy)} cm {name} Do Q\n")
+        return "".join(ops).encode(), forms
 
     def form(self, dest: pikepdf.Pdf, index: int) -> pikepdf.Object:
         """Page ``index`` as a Form XObject of ``dest`` (BBox its BleedBox, its resources), made once per ``dest``.
@@ -206,12 +226,35 @@ class CardPages:
             self._copied.add(raw.objgen)  # a stream shared by two pages is copied once by qpdf: join it for the second
             form = raw if dest is self._pdf else dest.copy_foreign(raw)  # own stream (adopt): its data stays in the file
         else:
-            streams = list(raw) if isinstance(raw, Array) else [raw] if raw is not None else []
-            form = dest.make_stream(b"\n".join(s.read_bytes() for s in streams))
-        form.Type, form.Subtype = Name.XObject, Name.Form
-        form.BBox = Array([box.x0, box.y0, box.x1, box.y1])
+            form = self._joined_stream(dest, index, raw)
+        bbox = self._bboxes.get(box)
+        if bbox is None:  # one pikepdf Array per distinct box, copied into each form (converting 4 floats: ~20 µs)
+            bbox = self._bboxes[box] = Array([box.x0, box.y0, box.x1, box.y1])
+        form.Type, form.Subtype = _XOBJECT, _FORM
+        form.BBox = copy.copy(bbox)
         form.Resources = self._resources(dest, index)
         self._forms[index] = form
+        return form
+
+    def _joined_stream(self, dest: pikepdf.Pdf, index: int, raw: pikepdf.Object | None) -> pikepdf.Stream:
+        """Page ``index``'s content streams (``raw``: an array, a stream copied already, or None) joined into one
+        stream of ``dest``, Flate-compressed here with zlib's default level, which is what qpdf's save did to the
+        unfiltered join (the same bytes: zlib 1.2.13 for both, 60 composite cards compared), once per page
+        for all outputs: the composite's cards are an array of streams (tactile's ``paint_on_top``), decoded and
+        deflated at every paper's save before (14 ms a 60-card file). Kept up to :data:`JOINED_CACHE_BYTES` in all
+        (~1.5 kB a composite card); beyond that a page is joined and compressed again for each output. Empty: an
+        empty unfiltered stream, as before (qpdf's deflate of nothing is not zlib's)."""
+        data = self._joined.get(index)
+        if data is None:
+            streams = list(raw) if isinstance(raw, Array) else [raw] if raw is not None else []
+            joined = b"\n".join(s.read_bytes() for s in streams)
+            if not joined:
+                return dest.make_stream(b"")
+            data = zlib.compress(joined)
+            if self._joined_size + len(data) <= JOINED_CACHE_BYTES:
+                self._joined[index], self._joined_size = data, self._joined_size + len(data)
+        form = dest.make_stream(b"")
+        form.write(data, filter=Name.FlateDecode)
         return form
 
     def _resources(self, dest: pikepdf.Pdf, index: int) -> pikepdf.Object:
@@ -235,6 +278,21 @@ class CardPages:
             # (through an indirect wrapper of a shallow copy: make_indirect of the entry itself turns the page's entry indirect)
             self._wrapped[key] = Dictionary(dest.copy_foreign(self.pdf.make_indirect(Dictionary(resources))))
         return self._wrapped[key]
+
+
+def add_xobjects(page: pikepdf.Page, forms: dict[str, pikepdf.Object]) -> None:
+    """``forms`` (by name, ``/Front3``) into ``page``'s ``/XObject`` resources, made when the page has none; none given: nothing changes."""
+    if not forms:
+        return
+    resources = page.obj.get("/Resources")
+    if resources is None:
+        page.obj.Resources = resources = Dictionary()
+    xobjects = resources.get("/XObject")
+    if xobjects is None:
+        resources.XObject = Dictionary(forms)
+    else:
+        for name, form in forms.items():
+            xobjects[name] = form
 
 
 def _copied(pdf: pikepdf.Pdf, other: pikepdf.Pdf, value: pikepdf.Object) -> pikepdf.Object:
@@ -329,3 +387,4 @@ def check_page_ids(source: CardPages, ids: Sequence[str]) -> None:
         for number, (label, wanted) in enumerate(zip(labels, ids), 1):
             if label != wanted:
                 raise StaleCardPdfError(f"{head}: page {number} is {label!r}, the data has {wanted!r} there{tail}")
+

@@ -42,9 +42,10 @@ from pipeline.common.files import write_bytes, write_text
 from pipeline.render import marks
 from pipeline.render.calibration import SCALE_MM, write_calibration
 from pipeline.render.marks import MARK_SHORTENED  # noqa: F401 (declared with the marks; re-exported)
-from pipeline.render.markpages import marks_pages
+from pipeline.render.markpages import add_pages, marks_document
 from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
-from pipeline.render.formpages import save_bytes, set_content
+from pipeline.render.cardsources import read_sources
+from pipeline.render.formpages import add_xobjects, save_bytes
 from pipeline.render.pdfx import FOGRA39, OutputCondition, PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
 from pipeline.render.uv.ocg import register_ocgs
@@ -218,15 +219,20 @@ def write_sheet_pages(path: Path, grid: Grid, side: str, source: CardPages, shee
 def _compose_sheets(grid: Grid, side: str, source: CardPages, sheets: Sequence[Sequence[int | None]],
                     slugs: Sequence[str], font: str, into) -> pikepdf.Pdf:
     """The sheet pages of :func:`write_sheet_pages` before finishing: the marks (their PDF given to ``into``,
-    :meth:`CardPages.adopt` or as it is), each slot's card painted as its Form XObject, the cards' braille OCG registered."""
-    pdf = into(marks_pages(grid, side, slugs, font))
-    for sheet, faces in zip(pdf.pages, sheets):
-        cards = []
-        for slot, index in enumerate(faces):
-            if index is not None:
-                bled, box = grid.side_bled(side, slot), source.boxes[index].bleed
-                cards.append(source.paint(pdf, sheet, index, bled.x0 - box.x0, bled.y0 - box.y0))
-        set_content(pdf, sheet, b"".join(cards))
+    :meth:`CardPages.adopt` or as it is), each slot's card painted as its Form XObject, the cards' braille OCG registered.
+    Each page is made once, in the PDF ``into`` gives (:func:`~pipeline.render.markpages.add_pages`), its content one
+    stream: the marks inside ``q … Q``, then the cards (what :func:`~pipeline.render.formpages.set_content` made)."""
+    marks, contents = marks_document(grid, side, slugs, font)
+    pdf = into(marks)
+    bleds = [grid.side_bled(side, slot) for slot in range(grid.per_sheet)]
+    painted = []
+    for faces in sheets:
+        slots = [(index, bleds[slot].x0 - source.boxes[index].bleed.x0, bleds[slot].y0 - source.boxes[index].bleed.y0)
+                 for slot, index in enumerate(faces) if index is not None]
+        painted.append(source.place(pdf, slots))
+    pages = add_pages(pdf, [b"q\n" + marks_ops + b"\nQ\n" + cards for marks_ops, (cards, _) in zip(contents, painted)])
+    for page, (_, forms) in zip(pages, painted):
+        add_xobjects(page, forms)
     pdf.docinfo = pdf.make_indirect(Dictionary(Producer=String("pikepdf"), CreationDate=String(FIXED_DATE),
                                                ModDate=String(FIXED_DATE)))
     register_ocgs(pdf)
@@ -247,10 +253,6 @@ def _check_pages(source: CardPages, reference: PageBoxes, used: set[int], findin
                 f"{[round(v, 2) for v in boxes.trim_inset]}, the fronts {reference.bleed.width:.2f} × "
                 f"{reference.bleed.height:.2f} pt with {[round(v, 2) for v in reference.trim_inset]}",
                 where, "render every card PDF with the same card layout"))
-
-
-def _pages(source: str | Path | CardPages, role: str) -> CardPages:
-    return source if isinstance(source, CardPages) else CardPages(source, role)
 
 
 def impose(
@@ -288,7 +290,7 @@ def impose(
 
     spec = get_sheet(sheet_spec) if isinstance(sheet_spec, str) else sheet_spec
     font = face("regular").name
-    fronts, backs, braille = _read_sources(fronts_pdf, backs_pdf, braille_pdf, copies, front_ids, back_ids)
+    fronts, backs, braille = read_sources(fronts_pdf, backs_pdf, braille_pdf, copies, front_ids, back_ids)
     first = fronts.boxes[copies[0][0]] if copies else fronts.boxes[0]
     grid = plan_grid(spec, first.bleed.width, first.bleed.height, first.trim_inset)
     front_faces = [f for f, _, n in copies for _ in range(n)]
@@ -313,11 +315,9 @@ def impose(
                                     note, condition)
     findings += _sheet_findings(grid, calibration, paths, with_backs=backs is not None)
 
-    placements = tuple(
-        Placement(k // grid.per_sheet + 1, k % grid.per_sheet, front_faces[k], back_faces[k],
-                  grid.front_trim(k % grid.per_sheet), grid.back_trim(k % grid.per_sheet))
-        for k in range(len(front_faces))
-    )
+    trims = [(grid.front_trim(slot), grid.back_trim(slot)) for slot in range(grid.per_sheet)]
+    placements = tuple(Placement(k // grid.per_sheet + 1, k % grid.per_sheet, front_faces[k], back_faces[k], *trims[k % grid.per_sheet])
+                       for k in range(len(front_faces)))
     result = ImposeResult(
         sheet=spec.name, orientation=grid.orientation, cols=grid.cols, rows=grid.rows,
         sheets=grid.sheets_for(len(front_faces)), faces=len(front_faces),
@@ -325,40 +325,8 @@ def impose(
         braille=paths["braille"] if braille is not None else None, calibration=calibration,
         imposition_map=out / f"{stem}-imposition.json", placements=placements, findings=tuple(findings), grid=grid,
     )
-    write_text(result.imposition_map, json.dumps(imposition_map(result, grid, game_id), indent=1) + "\n")
+    write_text(result.imposition_map, imposition_json(result, grid, game_id))
     return result
-
-
-def _read_sources(fronts_pdf: str | Path | CardPages, backs_pdf: str | Path | CardPages | None,
-                  braille_pdf: str | Path | CardPages | None, copies: Sequence[tuple[int, int, int]],
-                  front_ids: Sequence[str] | None, back_ids: Sequence[str] | None) -> tuple[CardPages, CardPages | None, CardPages | None]:
-    """The card PDFs read (fronts, backs, braille layer) and checked against each other and ``copies``.
-
-    Raises :class:`ImpositionError` or :class:`StaleCardPdfError` as :func:`impose` documents.
-    """
-    fronts = _pages(fronts_pdf, "front")
-    backs = _pages(backs_pdf, "back") if backs_pdf is not None else None
-    braille = _pages(braille_pdf, "braille") if braille_pdf is not None else None
-    if not fronts.pages:
-        raise ImpositionError(f"the fronts PDF {fronts.path} has no pages")
-    if front_ids is not None:
-        check_page_ids(fronts, front_ids)
-        if braille is not None:
-            check_page_ids(braille, front_ids)
-    if back_ids is not None and backs is not None:
-        check_page_ids(backs, back_ids)
-    if braille is not None and len(braille.pages) != len(fronts.pages):
-        raise ImpositionError(
-            f"the braille layer {braille.path} has {len(braille.pages)} pages, the fronts {fronts.path} "
-            f"{len(fronts.pages)}: they must match page for page")
-    for f, b, n in copies:
-        if not 0 <= f < len(fronts.pages):
-            raise ImpositionError(f"front page index {f} outside the {len(fronts.pages)} pages of {fronts.path}")
-        if backs is not None and not 0 <= b < len(backs.pages):
-            raise ImpositionError(f"back page index {b} outside the {len(backs.pages)} pages of {backs.path}")
-        if n < 0:
-            raise ImpositionError(f"negative copies ({n}) for front page {f}")
-    return fronts, backs, braille
 
 
 def _sheet_findings(grid: Grid, calibration: Path, paths: dict[str, Path], with_backs: bool) -> list[Finding]:
@@ -377,8 +345,24 @@ def _sheet_findings(grid: Grid, calibration: Path, paths: dict[str, Path], with_
     return findings
 
 
-def imposition_map(result: ImposeResult, grid: Grid, game_id: str) -> dict:
-    """The JSON imposition map: sheet size, grid, flip, back offset and every card's trims (pt)."""
+def imposition_json(result: ImposeResult, grid: Grid, game_id: str) -> str:
+    """:func:`imposition_map` as the file holds it: ``json.dumps(..., indent=1)`` and a newline, the same text,
+    each placement written from one template (its trims' text made once per slot) instead of by json's
+    pure-Python indenting encoder (~20 µs a card). Numbers as json writes them: ``repr`` of the ints and floats."""
+    head = json.dumps({**imposition_map(result, grid, game_id, placements=False), "placements": []}, indent=1)
+    lists: dict[tuple[Rect, Rect], str] = {}  # one text per slot's trims
+    for p in result.placements:
+        if (p.front_trim, p.back_trim) not in lists:
+            lists[p.front_trim, p.back_trim] = ",\n".join(f'   "{key}": [\n' + ",\n".join(f"    {v!r}" for v in trim.as_list()) + "\n   ]"
+                                       for key, trim in (("front_trim", p.front_trim), ("back_trim", p.back_trim)))
+    items = ",\n".join(f'  {{\n   "sheet": {p.sheet!r},\n   "slot": {p.slot!r},\n   "front_page": {p.front_page!r},\n'
+                       f'   "back_page": {p.back_page!r},\n{lists[p.front_trim, p.back_trim]}\n  }}' for p in result.placements)
+    return head[:-len("[]\n}")] + (f"[\n{items}\n ]\n}}" if items else "[]\n}") + "\n"
+
+
+def imposition_map(result: ImposeResult, grid: Grid, game_id: str, placements: bool = True) -> dict:
+    """The JSON imposition map: sheet size, grid, flip, back offset and every card's trims (pt; ``placements``
+    False: an empty list there, for :func:`imposition_json`)."""
     off = grid.spec.back_offset
     return {
         "game": game_id,
@@ -395,5 +379,5 @@ def imposition_map(result: ImposeResult, grid: Grid, game_id: str) -> dict:
             {"sheet": p.sheet, "slot": p.slot, "front_page": p.front_page, "back_page": p.back_page,
              "front_trim": p.front_trim.as_list(), "back_trim": p.back_trim.as_list()}
             for p in result.placements
-        ],
+        ] if placements else [],
     }

@@ -37,6 +37,18 @@ def marks_pages(grid: Grid, side: str, slugs: Sequence[str], font: str) -> pikep
     slug. A slug with no room (:func:`~pipeline.render.marks.slug_position` None) is left out; IM007
     reports it. Every page has its own copy of the first page's direct objects (boxes, resources),
     so what is painted on one stays off the others; fonts and colour space are shared.
+    (:func:`marks_document` and :func:`add_pages`, in the PDF reportlab wrote.)
+    """
+    pdf, contents = marks_document(grid, side, slugs, font)
+    add_pages(pdf, contents)
+    return pdf
+
+
+def marks_document(grid: Grid, side: str, slugs: Sequence[str], font: str) -> tuple[pikepdf.Pdf, list[bytes]]:
+    """The PDF reportlab wrote for one sheet side's marks, opened: one page (``grid.width`` × ``grid.height`` pt,
+    TrimBox and BleedBox the whole sheet, the font subset and the Separation ``All`` colour space in its
+    resources, no ``/Contents``), and the content operators of each sheet page, one per slug text in ``slugs``' order
+    (the marks every page carries, then its slug; :func:`marks_pages`). :func:`add_pages` makes the pages from them.
     """
     spec = grid.spec
     buf = io.BytesIO()
@@ -48,26 +60,38 @@ def marks_pages(grid: Grid, side: str, slugs: Sequence[str], font: str) -> pikep
     for t in registration_targets(grid, side, spec.registration.radius):
         draw_target(canvas, t, spec.registration.weight)
     code, preamble = canvas._code, canvas._preamble  # the operators so far: the marks every page carries
-    marks = list(code)
+    head = "\n".join([preamble, *code])
     ops = _SlugOps(canvas, font)
     lanes = _slug_lanes(grid, side, spec.slug.gap)  # the same for every page
-    texts = []
+    contents = []
     for text in slugs:
         place = slug_position(grid, side, stringWidth(text, font, spec.slug.size), spec.slug.size, spec.slug.gap, font, lanes=lanes)
-        texts.append(ops(text, place) if place is not None else [])
+        contents.append(("\n".join([head, *(ops(text, place) if place is not None else []), " "]) + "\n").encode("latin-1"))
     canvas.showPage()
     canvas.save()
     pdf = pikepdf.open(io.BytesIO(buf.getvalue()))
-    first = pdf.pages[0].obj
-    template = {k: _plain(v) for k, v in first.items() if k not in ("/Contents", "/Parent")}
-    for n, slug in enumerate(texts):
-        page = first if n == 0 else pdf.make_indirect(Dictionary(template))
-        page.Contents = pdf.make_stream(("\n".join([preamble, *marks, *slug, " "]) + "\n").encode("latin-1"))
-        if n:
-            pdf.pages.append(pikepdf.Page(page))
-    if not texts:
-        del pdf.pages[0]
-    return pdf
+    del pdf.pages[0].obj.Contents  # every slug on one page: each sheet page gets its own operators
+    return pdf, contents
+
+
+def add_pages(pdf: pikepdf.Pdf, contents: Sequence[bytes], first: int = 0) -> list[pikepdf.Page]:
+    """Page ``first`` of ``pdf`` (the page of :func:`marks_document`, wherever it now stands) made into one page per
+    entry of ``contents``, each with that content stream: the first is that page, the others fresh copies of its
+    direct objects (boxes, resources) sharing its indirect ones (fonts, colour space), appended in order.
+    Empty ``contents``: the page is removed. Returns the pages."""
+    page0 = pdf.pages[first].obj
+    if not contents:
+        del pdf.pages[first]
+        return []
+    template = {k: _plain(v) for k, v in page0.items() if k not in ("/Contents", "/Parent")}
+    page0.Contents = pdf.make_stream(contents[0])
+    pages = [pdf.pages[first]]
+    for content in contents[1:]:
+        page = pdf.make_indirect(Dictionary(template))
+        page.Contents = pdf.make_stream(content)
+        pdf.pages.append(pikepdf.Page(page))
+        pages.append(pdf.pages[-1])
+    return pages
 
 
 class _SlugOps:
