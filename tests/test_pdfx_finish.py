@@ -49,3 +49,61 @@ def test_outline_saves_the_bytes_pikepdf_writes(labels, old):
         assert [i.destination[0].objgen for i in items] == [p.obj.objgen for p in back.pages]
         assert str(back.Root.Outlines.get("/Extra", "")) == ("/Kept" if old else "")
         assert int(back.Root.Outlines.get("/Count", 0)) == len(labels)
+
+
+def _x4_saved(info: dict[str, str], fix: bool) -> tuple[bytes, bool]:
+    from pipeline.render.pdfx4 import sync_xmp
+
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    for key, value in info.items():
+        pdf.docinfo[Name(key)] = pikepdf.String(value)
+    settled = sync_xmp(pdf, b"seed")
+    out = io.BytesIO()
+    pdf.save(out, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable, force_version="1.6",
+             fix_metadata_version=fix)
+    return out.getvalue(), settled
+
+
+_TEXTS = ["", "Apprentice ICG: fronts", "a & b < c > d \"q\" 'a'", "é ñ € 漢字 🂡", "tab\there\nnew line", "  spaced  ",
+          "]]> --> <!-- &amp;", "DRAFT - not for press (run 1: 3 provisional cards); unspecified"]
+
+
+@pytest.mark.parametrize("text", _TEXTS)
+@pytest.mark.parametrize("keys", [("/Title",), ("/Title", "/Author", "/Subject", "/Creator", "/Producer"), ()])
+def test_xmp_packet_is_what_pikepdf_would_save(text, keys):
+    """Saved without pikepdf's re-serialising (fix_metadata_version=False), a settled packet gives the
+    bytes the re-serialising save gives; the empty text of a key present included (lxml's <a/>)."""
+    info = {key: text for key in keys}
+    fixed, _ = _x4_saved(info, True)
+    kept, settled = _x4_saved(info, False)
+    assert settled
+    assert kept == fixed
+
+
+@pytest.mark.parametrize("text", ["carriage\rreturn", "crlf\r\n", "bell\x07", "nul\x00"])
+def test_xmp_packet_with_text_xml_reads_otherwise_is_left_to_pikepdf(text):
+    from pipeline.render.pdfx4 import settled_packet, xmp_packet
+
+    pdf = pikepdf.new()
+    pdf.docinfo[Name.Title] = pikepdf.String(text)
+    assert not settled_packet(xmp_packet(pdf.docinfo, "uuid:x"))
+
+
+def test_finish_saves_x4_as_the_reserialising_save_did(tmp_path, monkeypatch):
+    """A PDF/X-4 file finish() writes has the bytes it had when pikepdf re-serialised the XMP at save."""
+    from pipeline.render import pdfx
+    from pipeline.render.uv.ocg import register_ocgs
+
+    def made(fix: bool) -> bytes:
+        pdf = pikepdf.new()
+        pdf.add_blank_page()
+        pdf.pages[0].TrimBox = pdf.pages[0].BleedBox = pdf.pages[0].MediaBox
+        pdf.Root.OCProperties = Dictionary(OCGs=Array(), D=Dictionary())
+        real_save = pikepdf.Pdf.save
+        monkeypatch.setattr(pikepdf.Pdf, "save", lambda self, *a, **k: real_save(self, *a, **{**k, "fix_metadata_version": fix}))
+        path = pdfx.finish(pdf, tmp_path / f"x4-{fix}.pdf", "T & <x>", ["p1"], info={"/Author": "", "/Creator": "Me", "/CreationDate": "D:20261129000000+00'00'", "/ModDate": "D:20261129000000+00'00'"})
+        monkeypatch.undo()
+        return path.read_bytes()
+
+    assert made(False) == made(True)

@@ -55,11 +55,11 @@ def set_document_info(path: str | Path, info: dict[str, str]) -> Path:
             return Path(path)
         retag_subsets(pdf)
         x4 = str(pdf.docinfo.get("/GTS_PDFXVersion", "")) == PDFX4_VERSION
-        if x4:
-            sync_xmp(pdf)  # PDF/X-4: the XMP says what the Info says
+        settled = sync_xmp(pdf) if x4 else False  # PDF/X-4: the XMP says what the Info says
         with atomic_path(path) as tmp:
             pdf.save(tmp, deterministic_id=True, object_stream_mode=pikepdf.ObjectStreamMode.disable,
-                     force_version=PDFX4_PDF_VERSION if x4 else "1.4", compress_streams=True)
+                     force_version=PDFX4_PDF_VERSION if x4 else "1.4", compress_streams=True,
+                     fix_metadata_version=not settled)
     return Path(path)
 
 

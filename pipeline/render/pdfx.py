@@ -98,9 +98,10 @@ def finish(data: bytes | pikepdf.Pdf, path: str | Path, title: str, labels: Sequ
     if stamp:
         apply_document_info(pdf, stamp)  # before the XMP is written from the Info (PDF/X-4)
     x4 = has_optional_content(pdf)  # optional content is PDF 1.5: PDF/X-4, not X-1a (pipeline.render.pdfx4)
+    settled = False  # the XMP packet already as pikepdf's save would re-serialise it (pdfx4.xmp_packet)
     if x4:
         try:
-            make_pdfx4(pdf, condition.profile or f"(no ICC profile given for {condition.identifier})",
+            settled = make_pdfx4(pdf, condition.profile or f"(no ICC profile given for {condition.identifier})",
                        seed if seed is not None else data if isinstance(data, bytes) else _content_seed(pdf))
         except FileNotFoundError as exc:
             raise PdfxError(f"not {PDFX4_VERSION}: {exc}") from None
@@ -120,6 +121,7 @@ def finish(data: bytes | pikepdf.Pdf, path: str | Path, title: str, labels: Sequ
             object_stream_mode=pikepdf.ObjectStreamMode.disable,
             force_version=version,
             compress_streams=True,
+            fix_metadata_version=not settled,
         )
     return Path(path)
 
