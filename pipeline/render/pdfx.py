@@ -112,11 +112,11 @@ def finish(data: bytes | pikepdf.Pdf, path: str | Path, title: str, labels: Sequ
     # Through a writer whose write() never raises: qpdf writing to a file that hits a full disk
     # throws a C++ exception through pikepdf's Python stream and aborts the process ("terminate
     # called"); write_stream keeps the OSError and raises it (an OutputError) after the save.
-    # Drained at every progress step, it holds about a hundredth of the file (issue 22).
+    # Drained at a progress step once it holds 256 kB, it holds at most that and a hundredth of the file (issue 22).
     with write_stream(path) as out:
         pdf.save(
             out,
-            progress=out.drain,
+            progress=out.drain_full,
             deterministic_id=True,
             object_stream_mode=pikepdf.ObjectStreamMode.disable,
             force_version=version,
