@@ -107,3 +107,48 @@ def test_finish_saves_x4_as_the_reserialising_save_did(tmp_path, monkeypatch):
         return path.read_bytes()
 
     assert made(False) == made(True)
+
+
+def _objects(path) -> dict:
+    """Every object of a PDF by number: a stream as (its dictionary but the encoding keys, decoded bytes)."""
+    out = {}
+    with pikepdf.open(path) as pdf:
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Stream):
+                keys = {k: bytes(v.unparse()) if hasattr(v, "unparse") else v for k, v in obj.stream_dict.items()
+                        if k not in ("/Filter", "/Length", "/DecodeParms")}
+                out[obj.objgen] = (keys, obj.read_bytes())
+            else:
+                out[obj.objgen] = bytes(obj.unparse()) if hasattr(obj, "unparse") else obj
+    return out
+
+
+def test_finish_compresses_the_unfiltered_streams_itself_to_the_same_decoded_bytes(tmp_path, monkeypatch):
+    """The streams a caller leaves uncompressed are Flate-compressed by libdeflate before the save (qpdf keeps
+    them), not by qpdf's zlib: the same objects and decoded bytes as the file qpdf compressed; the XMP stays plain."""
+    import deflate
+    from pipeline.render import pdfx
+
+    def made(name: str) -> pikepdf.Pdf:
+        pdf = pikepdf.new()
+        for i in range(3):
+            page = pdf.add_blank_page(page_size=(100, 100))
+            page.obj.TrimBox = page.obj.BleedBox = Array([0, 0, 100, 100])
+            form = pdf.make_stream(b"0 0 0 1 k 0 0 10 10 re f\n" * (i + 1))
+            form.Type, form.Subtype, form.BBox, form.Resources = Name.XObject, Name.Form, Array([0, 0, 10, 10]), Dictionary()
+            page.obj.Resources = Dictionary(XObject=Dictionary(Fx=pdf.make_indirect(form)))
+            page.obj.Contents = pdf.make_stream(b"q /Fx Do Q\n" * 40)
+        pdf.Root.OCProperties = Dictionary(OCGs=Array(), D=Dictionary())  # PDF/X-4: an XMP stream too
+        dates = {"/CreationDate": "D:20261129000000+00'00'", "/ModDate": "D:20261129000000+00'00'"}
+        return pdfx.finish(pdf, tmp_path / name, "t", ["a", "b", "c"], info=dates)
+
+    ours = made("ours.pdf")
+    monkeypatch.setattr(pdfx, "_deflate_streams", lambda pdf: None)
+    qpdfs = made("qpdf.pdf")
+    assert ours.read_bytes() != qpdfs.read_bytes()
+    assert _objects(ours) == _objects(qpdfs)
+    with pikepdf.open(ours) as pdf:
+        assert "/Filter" not in pdf.Root.Metadata
+        content = pdf.pages[2].obj.Contents
+        assert content.Filter == Name.FlateDecode
+        assert content.read_raw_bytes() == deflate.zlib_compress(b"q /Fx Do Q\n" * 40, pdfx.DEFLATE_LEVEL)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+import deflate
 import pikepdf
 from pikepdf import Array, Dictionary, Name, String
 
@@ -102,13 +103,14 @@ def finish(data: bytes | pikepdf.Pdf, path: str | Path, title: str, labels: Sequ
     if x4:
         try:
             settled = make_pdfx4(pdf, condition.profile or f"(no ICC profile given for {condition.identifier})",
-                       seed if seed is not None else data if isinstance(data, bytes) else _content_seed(pdf))
+                                 seed if seed is not None else data if isinstance(data, bytes) else _content_seed(pdf))
         except FileNotFoundError as exc:
             raise PdfxError(f"not {PDFX4_VERSION}: {exc}") from None
     version = PDFX4_PDF_VERSION if x4 else "1.4"
     problems = check_pdfx(pdf, version)
     if problems:
         raise PdfxError(f"not {PDFX4_VERSION if x4 else PDFX_CONFORMANCE}: " + "; ".join(problems))
+    _deflate_streams(pdf)  # after the check, which reads these streams' bytes as they are
     # Through a writer whose write() never raises: qpdf writing to a file that hits a full disk
     # throws a C++ exception through pikepdf's Python stream and aborts the process ("terminate
     # called"); write_stream keeps the OSError and raises it (an OutputError) after the save.
@@ -124,6 +126,30 @@ def finish(data: bytes | pikepdf.Pdf, path: str | Path, title: str, labels: Sequ
             fix_metadata_version=not settled,
         )
     return Path(path)
+
+
+#: The level :func:`_deflate_streams` compresses at: zlib's default, the one qpdf's save used. libdeflate
+#: at this level gives 1.7 % fewer bytes than zlib in ~0.6 of its time (the 1,162 streams a build of the
+#: shipped games leaves uncompressed, 3.8 MB: 0.135 s zlib, 0.085 s libdeflate, best of 3).
+DEFLATE_LEVEL = 6
+
+
+def _deflate_streams(pdf: pikepdf.Pdf) -> None:
+    """Flate-compress (libdeflate, :data:`DEFLATE_LEVEL`) every stream of ``pdf`` that has no ``/Filter``,
+    but the catalogue's XMP (qpdf writes that uncompressed): the streams qpdf's save
+    (``compress_streams=True``) would compress with zlib. qpdf keeps a stream whose filter is
+    ``/FlateDecode`` as it is, so each is compressed once, here; the decoded bytes are the same. A
+    stream whose bytes cannot be read is left to the save, as before."""
+    meta = pdf.Root.Metadata if "/Metadata" in pdf.Root else None
+    skip = meta.objgen if isinstance(meta, pikepdf.Stream) else None
+    flate = Name.FlateDecode
+    for obj in pdf.objects:
+        if isinstance(obj, pikepdf.Stream) and "/Filter" not in obj and obj.objgen != skip:
+            try:
+                raw = obj.read_raw_bytes()
+            except pikepdf.PdfError:
+                continue
+            obj.write(bytes(deflate.zlib_compress(raw, DEFLATE_LEVEL)), filter=flate, type_check=False)
 
 
 def _content_seed(pdf: pikepdf.Pdf) -> hashlib._Hash | None:
