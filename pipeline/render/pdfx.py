@@ -42,7 +42,7 @@ import pikepdf
 from pikepdf import Array, Dictionary, Name, String
 
 from pipeline.common.files import write_stream
-from pipeline.render.docinfo import apply_document_info, press_info_for
+from pipeline.render.docinfo import apply_document_info, note_written, press_info_for
 from pipeline.render.pdfx4 import PDFX4_PDF_VERSION, PDFX4_VERSION, has_optional_content, make_pdfx4
 from pipeline.render.pdfx_check import PDFX_CONFORMANCE, PDFX_VERSION, check_pdfx
 from pipeline.render.subsets import retag_subsets, subset_tag
@@ -125,6 +125,8 @@ def finish(data: bytes | pikepdf.Pdf, path: str | Path, title: str, labels: Sequ
             compress_streams=True,
             fix_metadata_version=not settled,
         )
+    if stamp:
+        note_written(path, stamp)  # the build's stamp after its chains need not open the file again
     return Path(path)
 
 
