@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 
 import pikepdf
+import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.render.docinfo import press_info, press_info_for, set_document_info
@@ -99,3 +100,48 @@ def test_a_build_stamps_after_its_stages_only_what_finish_did_not_write(tmp_path
         if path.parent.name in ("print", "uv", "sheets", "dice", "boxes"):
             with pikepdf.open(path) as pdf:
                 assert str(pdf.docinfo.Title).startswith("DRAFT - not for press: Mini ICG"), path.name
+
+
+def _no_open(monkeypatch):
+    from pipeline.render import docinfo
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("set_document_info opened the file")
+
+    monkeypatch.setattr(docinfo.pikepdf, "open", refuse)
+
+
+def test_the_stamp_leaves_a_file_finish_wrote_unopened_and_stamps_one_changed_since(tmp_path, monkeypatch):
+    kept, changed = tmp_path / "print" / "kept.pdf", tmp_path / "print" / "changed.pdf"
+    with press_info(INFO, [tmp_path / "print"]):
+        finish(_page(), kept, "mini fronts", ["a"])
+        finish(_page(), changed, "mini fronts", ["a"])
+    finish(_page(), changed, "mini fronts, another title", ["a"])  # rewritten outside the block: not as recorded
+    before = kept.read_bytes()
+    with monkeypatch.context() as patched:
+        _no_open(patched)
+        set_document_info(kept, INFO)  # recorded with this info and unchanged: not opened
+        with pytest.raises(AssertionError, match="opened"):
+            set_document_info(kept, {**INFO, "/Author": "Someone else"})  # other entries: opened
+        with pytest.raises(AssertionError, match="opened"):
+            set_document_info(changed, INFO)
+    assert kept.read_bytes() == before
+    set_document_info(changed, INFO)
+    assert _info(changed)["/Title"] == "DRAFT - not for press: Mini ICG: fronts, another title"
+
+
+def test_files_a_forked_worker_finished_inside_the_block_are_recorded(tmp_path, monkeypatch):
+    import multiprocessing
+
+    target = tmp_path / "print" / "child.pdf"
+    data = _page()
+    with press_info(INFO, [tmp_path / "print"]):
+        child = multiprocessing.get_context("fork").Process(target=finish, args=(data, target, "mini fronts", ["a"]))
+        child.start()
+        child.join()
+        assert child.exitcode == 0
+    assert _info(target)["/Title"] == "DRAFT - not for press: Mini ICG: fronts"
+    with monkeypatch.context() as patched:
+        _no_open(patched)
+        set_document_info(target, INFO)
+    assert not list(tmp_path.glob("deckpress-press-info-*"))

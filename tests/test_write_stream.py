@@ -102,3 +102,17 @@ def test_finish_through_the_stream_writes_a_pdfx_file_with_every_page(tmp_path):
     with pikepdf.open(path) as pdf:
         assert len(pdf.pages) == 3 and check_pdfx(pdf) == [] and str(pdf.docinfo["/Subject"]) == "3 fronts"
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+
+
+def test_drain_full_moves_the_bytes_once_the_buffer_is_full(tmp_path):
+    """qpdf's progress callback drains only a full buffer: few writes, the file whole at the end."""
+    target = tmp_path / "f.bin"
+    with files.staging_writes(), write_stream(target) as out:  # straight to the file's name
+        out.write(b"a" * (out.FULL - 1))
+        out.drain_full(50)
+        assert target.stat().st_size == 0  # not yet full: nothing written
+        out.write(b"b")
+        out.drain_full(51)
+        assert target.stat().st_size == out.FULL
+        out.write(b"c" * 10)
+    assert target.read_bytes() == b"a" * (out.FULL - 1) + b"b" + b"c" * 10

@@ -52,15 +52,15 @@ PDFX4_PDF_VERSION = "1.6"
 #: Optional content is PDF 1.5 (ISO 32000-1 §8.11); a file with /OCProperties needs at least this.
 OPTIONAL_CONTENT_VERSION = (1, 5)
 
+#: The packet as pikepdf re-serialises it at save (``fix_metadata_version``: lxml's ``pretty_print``
+#: writing of the parsed packet, the namespaces before ``rdf:about`` on one line, a blank line before
+#: the closing xpacket); written so, the packet is saved as it is (:func:`xmp_packet`).
 _XMP = """<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/">
  <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-  <rdf:Description rdf:about=""
-    xmlns:dc="http://purl.org/dc/elements/1.1/"
-    xmlns:xmp="http://ns.adobe.com/xap/1.0/"
-    xmlns:pdf="http://ns.adobe.com/pdf/1.3/"
-    xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"
-    xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">
+  <rdf:Description xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:xmp="http://ns.adobe.com/xap/1.0/" \
+xmlns:pdf="http://ns.adobe.com/pdf/1.3/" xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/" \
+xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/" rdf:about="">
    <dc:format>application/pdf</dc:format>
    <dc:title><rdf:Alt><rdf:li xml:lang="x-default">{title}</rdf:li></rdf:Alt></dc:title>{extra}
    <xmp:CreatorTool>{creator}</xmp:CreatorTool>
@@ -76,7 +76,15 @@ _XMP = """<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
   </rdf:Description>
  </rdf:RDF>
 </x:xmpmeta>
-<?xpacket end="w"?>"""
+
+<?xpacket end="w"?>
+"""
+
+#: Characters an XML parser reads back as they were written: XML 1.0's (§2.2) but carriage return,
+#: which a parser reads as a line feed (§2.11). Text with any other is left to pikepdf's re-serialising.
+#: An element with no content, as :data:`_XMP` gives it for an empty text: ``<a b="c"></a>``.
+_EMPTY_ELEMENT = re.compile(r"<([\w:]+)((?: [^<>]*)?)></\1>")
+_UNSETTLED = re.compile("[^\t\n\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 _DOCUMENT_ID = re.compile(rb"<xmpMM:DocumentID>([^<]*)</xmpMM:DocumentID>")
 
@@ -107,7 +115,9 @@ def _text(info: pikepdf.Dictionary, key: str) -> str:
 
 
 def xmp_packet(info: pikepdf.Dictionary, document_id: str) -> bytes:
-    """The XMP packet (UTF-8) for an Info dictionary: the PDF/X-4 keys of the module docs, Info's values."""
+    """The XMP packet (UTF-8) for an Info dictionary: the PDF/X-4 keys of the module docs, Info's values;
+    written as pikepdf's save re-serialises it (:data:`_XMP`), so for text :func:`settled_packet`
+    passes the file can be saved without that (``fix_metadata_version=False``) and keep the same bytes."""
     extra = ""
     if "/Author" in info:
         extra += f"\n   <dc:creator><rdf:Seq><rdf:li>{_text(info, '/Author')}</rdf:li></rdf:Seq></dc:creator>"
@@ -115,18 +125,28 @@ def xmp_packet(info: pikepdf.Dictionary, document_id: str) -> bytes:
         extra += (f"\n   <dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">{_text(info, '/Subject')}"
                   "</rdf:li></rdf:Alt></dc:description>")
     trapped = "True" if info.get("/Trapped") == Name("/True") else "False"
-    return _XMP.format(title=_text(info, "/Title"), extra=extra, creator=_text(info, "/Creator"),
-                       created=_iso_date(info.get("/CreationDate")), modified=_iso_date(info.get("/ModDate")),
-                       producer=_text(info, "/Producer"), trapped=trapped, document_id=escape(document_id)).encode("utf-8")
+    packet = _XMP.format(title=_text(info, "/Title"), extra=extra, creator=_text(info, "/Creator"),
+                         created=_iso_date(info.get("/CreationDate")), modified=_iso_date(info.get("/ModDate")),
+                         producer=_text(info, "/Producer"), trapped=trapped, document_id=escape(document_id))
+    return _EMPTY_ELEMENT.sub(r"<\1\2/>", packet).encode("utf-8")  # lxml writes an empty element so
 
 
-def sync_xmp(pdf: pikepdf.Pdf, seed: bytes | hashlib._Hash | None = None) -> None:
+def settled_packet(packet: bytes) -> bool:
+    """True when pikepdf's save would write ``packet`` (one of :func:`xmp_packet`) back unchanged: its
+    text holds only characters an XML parser reads back as written (:data:`_UNSETTLED`)."""
+    return _UNSETTLED.search(packet.decode("utf-8")) is None
+
+
+def sync_xmp(pdf: pikepdf.Pdf, seed: bytes | hashlib._Hash | None = None) -> bool:
     """Write (or rewrite) ``pdf``'s XMP metadata stream from its Info dictionary.
 
     The DocumentID is kept when the file has one, else ``uuid:`` + a UUID derived from the
     SHA-256 of ``seed`` (the file's source bytes: the same input gives the same ID and bytes);
     ``seed`` may be that SHA-256 already fed (a ``hashlib.sha256`` object), so a whole deck's
-    bytes need not be joined; empty or None: the Info's title is hashed instead.
+    bytes need not be joined; empty or None: the Info's title is hashed instead. Returns
+    :func:`settled_packet` of the packet written: True when the file may be saved with
+    ``fix_metadata_version=False`` (pikepdf would parse and re-serialise the packet to the same bytes,
+    ~1 ms a file).
     """
     old = pdf.Root.get("/Metadata")
     found = _DOCUMENT_ID.search(old.read_bytes()) if isinstance(old, pikepdf.Stream) else None
@@ -136,9 +156,11 @@ def sync_xmp(pdf: pikepdf.Pdf, seed: bytes | hashlib._Hash | None = None) -> Non
         digest = seed.digest() if hasattr(seed, "digest") else \
             hashlib.sha256(seed or bytes(str(pdf.docinfo.get("/Title", "")), "utf-8")).digest()
         document_id = f"uuid:{uuid.UUID(bytes=digest[:16], version=4)}"
-    stream = pdf.make_stream(xmp_packet(pdf.docinfo, document_id))
+    packet = xmp_packet(pdf.docinfo, document_id)
+    stream = pdf.make_stream(packet)
     stream.Type, stream.Subtype = Name.Metadata, Name.XML
     pdf.Root.Metadata = stream
+    return settled_packet(packet)
 
 
 @functools.lru_cache(maxsize=8)
@@ -149,10 +171,11 @@ def _compressed_profile(path: str, mtime_ns: int, size: int) -> bytes:
     return zlib.compress(Path(path).read_bytes())
 
 
-def make_pdfx4(pdf: pikepdf.Pdf, profile: str | Path, seed: bytes | hashlib._Hash | None) -> None:
+def make_pdfx4(pdf: pikepdf.Pdf, profile: str | Path, seed: bytes | hashlib._Hash | None) -> bool:
     """Turn a PDF already carrying deckpress's PDF/X-1a keys and output intent into PDF/X-4 (module
     docs): Info version, ``profile`` (the output condition's ICC file) embedded as the intent's
-    DestOutputProfile, the OC configuration's name, XMP (:func:`sync_xmp` with ``seed``).
+    DestOutputProfile, the OC configuration's name, XMP (:func:`sync_xmp` with ``seed``, whose answer
+    it returns: whether the save may skip pikepdf's re-serialising of the XMP).
 
     Raises FileNotFoundError naming the profile when it has not been built (``make setup``).
     """
@@ -171,7 +194,7 @@ def make_pdfx4(pdf: pikepdf.Pdf, profile: str | Path, seed: bytes | hashlib._Has
     config = pdf.Root.OCProperties.get("/D")
     if config is not None and "/Name" not in config:
         config.Name = String("Default")
-    sync_xmp(pdf, seed)
+    return sync_xmp(pdf, seed)
 
 
 def check_pdfx4(pdf: pikepdf.Pdf, version: str) -> list[str]:
