@@ -693,6 +693,21 @@ def test_a_back_offset_over_5mm_is_probably_a_typo(pdfs, tmp_path):
     assert f.message == ("the back offset +15.00, +0.00 mm is larger than 5 mm: probably a typo "
                          "(the calibration scale reads ±5 mm)")
     assert f.location.file == str(res.backs)
+    assert [f.code for f in res.findings if f.code == "IM006"] == []  # 15 mm: a typo, still on its card
+
+
+@pytest.mark.parametrize("dx_mm, dy_mm, error", [(37.0, 0.0, False), (38.1, 0.0, True), (500.0, 0.0, True), (0.0, -63.5, True), (0.0, 60.0, False)])
+def test_a_back_offset_of_half_the_card_or_more_is_an_error(pdfs, tmp_path, dx_mm, dy_mm, error):
+    """`--back-offset 500mm,0mm` gave blank back sheets and exit 0 (a new user's try). The limit is half
+    the trim (the fixture's 3x5 in card: 76.2 x 127 mm): past it, a back covers more of its neighbour's
+    place than its own. The reference: the trim in pt of the fronts' TrimBox, 216 x 360 pt."""
+    spec = get_sheet("letter").with_back_offset(mm_to_pt(dx_mm), mm_to_pt(dy_mm))
+    res = impose(pdfs["fronts"], pdfs["backs"], None, spec, [(0, 0, 1)], tmp_path / "s", "demo")
+    found = [f for f in res.findings if f.code == "IM006"]
+    assert bool(found) is error
+    if error:
+        assert (found[0].name, found[0].severity.value) == ("back-offset-off-card", "error")
+        assert "is half the card's trim (76.2 × 127.0 mm) or more" in found[0].message
 
 
 def _text_sizes_and_line_widths(page) -> tuple[list[float], list[float]]:

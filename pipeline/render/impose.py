@@ -102,6 +102,15 @@ LARGE_BACK_OFFSET = declare(
 )
 #: Back offset beyond which IM005 warns, mm on either axis: the calibration scale's reach.
 LARGE_OFFSET_MM = float(SCALE_MM)
+BACK_OFF_ITS_CARD = declare(
+    "IM006",
+    "back-offset-off-card",
+    Severity.error,
+    """The back offset is half the card's trim width (x) or height (y) or more: every back would print more beside its card, or off the sheet, than on it.
+
+    Fails: ``--back-offset 500mm,0mm`` (blank back sheets). Passes: ``--back-offset 1.5mm,-0.5mm``.
+    """,
+)
 
 #: Info dates of the sheet PDFs, fixed so the same input gives byte-identical files
 #: (the value reportlab writes in invariant mode).
@@ -330,8 +339,8 @@ def impose(
 
 
 def _sheet_findings(grid: Grid, calibration: Path, paths: dict[str, Path], with_backs: bool) -> list[Finding]:
-    """IM005 (back offset over 5 mm) and IM001 (crop marks cut short or left out at the printable
-    area's edge) for the sheets just written to ``paths`` (by side) and ``calibration``."""
+    """IM005 (back offset over 5 mm), IM006 (half the card or more) and IM001 (crop marks cut short or
+    left out at the printable area's edge) for the sheets just written to ``paths`` (by side) and ``calibration``."""
     spec = grid.spec
     findings: list[Finding] = []
     dx_mm, dy_mm = pt_to_mm(spec.back_offset.dx), pt_to_mm(spec.back_offset.dy)
@@ -340,6 +349,13 @@ def _sheet_findings(grid: Grid, calibration: Path, paths: dict[str, Path], with_
             f"the back offset {dx_mm:+.2f}, {dy_mm:+.2f} mm is larger than {LARGE_OFFSET_MM:g} mm: probably a typo "
             f"(the calibration scale reads ±{SCALE_MM} mm)", Location(str(paths["back"] if with_backs else calibration)),
             "check the sign and the unit of --back-offset (mm, not cm); read it again from the calibration sheet"))
+    left, bottom, right, top = grid.trim_inset
+    trim_w, trim_h = pt_to_mm(grid.card_w - left - right), pt_to_mm(grid.card_h - bottom - top)
+    if abs(dx_mm) >= trim_w / 2 or abs(dy_mm) >= trim_h / 2:
+        findings.append(BACK_OFF_ITS_CARD.finding(f"the back offset {dx_mm:+.2f}, {dy_mm:+.2f} mm is half the card's trim ({trim_w:.1f} × {trim_h:.1f} mm) "
+                                                  "or more: every back would print more beside its card, or off the sheet, than on it",
+                                                  Location(str(paths["back"] if with_backs else calibration)),
+                                                  "--back-offset is the press's misregistration as the calibration sheet reads it (±5 mm): check its unit and sign"))
     for side in ("front", "back") if with_backs else ("front",):
         findings += marks.short_mark_findings(grid, side, str(paths[side]))
     return findings
