@@ -43,9 +43,8 @@ from pipeline.render import marks
 from pipeline.render.calibration import SCALE_MM, write_calibration
 from pipeline.render.marks import MARK_SHORTENED  # noqa: F401 (declared with the marks; re-exported)
 from pipeline.render.markpages import add_pages, marks_document
-from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, check_page_ids, page_labels  # noqa: F401 (re-exported)
 from pipeline.render.cardsources import read_sources
-from pipeline.render.formpages import add_xobjects, save_bytes
+from pipeline.render.formpages import CardPages, PageBoxes, StaleCardPdfError, add_xobjects, check_page_ids, page_labels, save_bytes  # noqa: F401 (re-exported)
 from pipeline.render.pdfx import FOGRA39, OutputCondition, PdfxError, finish
 from pipeline.render.sheets import Grid, ImpositionError, Rect, SheetSpec, get_sheet, plan_grid
 from pipeline.render.uv.ocg import register_ocgs
@@ -108,7 +107,8 @@ BACK_OFF_ITS_CARD = declare(
     Severity.error,
     """The back offset is half the card's trim width (x) or height (y) or more: every back would print more beside its card, or off the sheet, than on it.
 
-    Fails: ``--back-offset 500mm,0mm`` (blank back sheets). Passes: ``--back-offset 1.5mm,-0.5mm``.
+    Fails: ``--back-offset 500mm,0mm`` (blank back sheets).
+    Passes: ``--back-offset 1.5mm,-0.5mm``.
     """,
 )
 
