@@ -189,3 +189,35 @@ def test_a_changed_rulebook_text_changes_the_build_key(tmp_path):
     first = build_key(CARDDATA / "enchant", {"rulebook": str(rb)})
     rb.write_text("SETUP\n\nDeal six cards.\n", encoding="utf-8")
     assert build_key(CARDDATA / "enchant", {"rulebook": str(rb)}) != first
+
+
+def test_a_card_reference_entry_that_fits_on_a_page_is_not_split():
+    """An entry's last line alone on the next page (a new user's try: ",P[]3 #G4" of a 4-card game
+    sat alone on the next page). Synthetic blocks on pages of 20 cells x 6 lines (5 text lines and
+    the page number): an entry of 4 lines after a 3-line one moves whole to the next page; one
+    longer than a page still runs on (control), and without ``keep`` the old flow stands (control)."""
+    from pipeline.emboss.bana import Item, paginate_book
+
+    cells = "\u2801" * 5  # one short line
+    first = [Item("heading", cells, keep=True), Item("item", cells)]
+    entry = [Item("heading", cells, keep=True), Item("item", cells), Item("item", cells)]
+    kept = paginate_book(first + entry, 20, 6)
+    assert [len([r for r in page[:-1] if r]) for page in kept.pages] == [2, 3]  # blank + 3 lines > the 3 left: moved whole
+    loose = paginate_book([Item(i.kind, i.cells) for i in first + entry], 20, 6)
+    assert [len([r for r in page[:-1] if r]) for page in loose.pages] == [4, 1]  # heading kept with its next line only
+    long = [Item("heading", cells, keep=True)] + [Item("item", cells)] * 7
+    assert len(paginate_book(first + long, 20, 6).pages) == 3  # 8 lines, more than a page: runs on from page 1 (2 + blank + 2, 5, 1)
+
+
+def test_no_entry_of_a_shipped_card_reference_spans_two_pages_when_it_fits_on_one():
+    """The reference: each entry's heading page (its anchor) against the page of its last line."""
+    from pipeline.emboss.volumes import card_reference
+
+    deck = load_game(CARDDATA / "apprentice")
+    volume = card_reference(deck, 40, 25, "2026-11-29")
+    assert len(volume.pages) > 2
+    for n in range(1, len(deck.cards) + 1):
+        start = volume.anchors[f"entry-{n}"]
+        nxt = volume.anchors.get(f"entry-{n + 1}")
+        if nxt is not None and start != nxt:  # entry n ends on the page before entry n+1 starts, or on its own
+            assert int(nxt) - int(start) <= 1

@@ -58,6 +58,9 @@ class Item:
     level: int = 0
     anchor: str | None = None
     target: str | None = None
+    #: On a heading: keep it and the blocks after it, up to the next heading or page break, on one
+    #: page when they fit on one (a card reference entry: no line of it alone on the next page).
+    keep: bool = False
 
 
 @dataclass
@@ -159,6 +162,26 @@ class _Pager:
             self.rows.append(line)
 
 
+def _lines(item: Item, width: int, targets: dict[str, str] | None) -> list[str]:
+    """The lines a heading, paragraph, list item, contents entry or line takes (none for a break)."""
+    if item.kind == "heading":
+        return _heading_lines(item.cells, width)
+    if item.kind == "paragraph":
+        return wrap_cells(item.cells, width, 2, 0)
+    if item.kind == "item":
+        return wrap_cells(item.cells, width, 2 * item.level, 2 * item.level + 2)
+    if item.kind == "contents":
+        label = (targets or {}).get(item.target or "", "")
+        return _contents_lines(item.cells, page_number_cells(label), width) if label else wrap_cells(item.cells, width, 0, 2)
+    return wrap_cells(item.cells, width) if item.kind == "line" else []
+
+
+def _group_lines(items: Sequence[Item], first: int, width: int, targets: dict[str, str] | None) -> int:
+    """Lines of the heading ``items[first]`` and the blocks after it up to the next heading or page break."""
+    end = next((j for j in range(first + 1, len(items)) if items[j].kind in ("heading", "page")), len(items))
+    return sum(len(_lines(item, width, targets)) if item.kind != "blank" else 1 for item in items[first:end])
+
+
 def paginate_book(items: Sequence[Item], width: int, height: int, prefix: str = "", start: int = 1,
                   targets: dict[str, str] | None = None) -> Book:
     """Lay out ``items`` on pages of ``width`` cells × ``height`` lines (see the module docs).
@@ -172,7 +195,11 @@ def paginate_book(items: Sequence[Item], width: int, height: int, prefix: str = 
     if width < MIN_CELLS or height < MIN_LINES:
         raise BookFormatError(f"a braille book page needs at least {MIN_CELLS} cells × {MIN_LINES} lines, not {width} × {height}")
     pager = _Pager(width, height, prefix, start)
-    for item in items:
+    for i, item in enumerate(items):
+        if item.kind == "heading" and item.keep:
+            group = _group_lines(items, i, width, targets)
+            if group + (1 if pager.rows else 0) > pager.room() and group <= pager.text_lines:
+                pager.break_page()
         if item.anchor:
             pager.book.anchors[item.anchor] = pager.label()
         if item.kind == "page":
@@ -181,16 +208,9 @@ def paginate_book(items: Sequence[Item], width: int, height: int, prefix: str = 
             if pager.rows and pager.room() > 0:
                 pager.rows.append("")
         elif item.kind == "heading":
-            pager.put(_heading_lines(item.cells, width), keep_with_next=True, blank_before=True)
-        elif item.kind == "paragraph":
-            pager.put(wrap_cells(item.cells, width, 2, 0))
-        elif item.kind == "item":
-            pager.put(wrap_cells(item.cells, width, 2 * item.level, 2 * item.level + 2))
-        elif item.kind == "contents":
-            label = (targets or {}).get(item.target or "", "")
-            pager.put(_contents_lines(item.cells, page_number_cells(label), width) if label else wrap_cells(item.cells, width, 0, 2))
+            pager.put(_lines(item, width, targets), keep_with_next=True, blank_before=True)
         else:
-            pager.put(wrap_cells(item.cells, width))
+            pager.put(_lines(item, width, targets))
         if item.anchor and item.kind == "heading":
             # The heading may have moved to the next page: its anchor is where it now stands.
             pager.book.anchors[item.anchor] = pager.label()

@@ -97,7 +97,7 @@ def _card_entry(card: Card, entry: int, deck: Deck) -> list[Item]:
     if card.keywords:
         facts.append(f"Keyword{'s' if len(card.keywords) > 1 else ''}: {', '.join(card.keywords)}")
     heading = translate(f"{entry}.", 1) + BLANK + safe_cells(card.name, name_grade)
-    items = [Item("heading", heading, anchor=f"entry-{entry}")]
+    items = [Item("heading", heading, anchor=f"entry-{entry}", keep=True)]  # an entry is not split across pages when it fits on one
     items += [Item("item", safe_cells(text, grade)) for text in facts]
     if card.rules:
         items.append(Item("paragraph", safe_cells(card.rules, grade)))
