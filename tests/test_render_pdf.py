@@ -270,6 +270,9 @@ def test_image_on_a_rules_card_is_reported_not_dropped_silently(game_copy):
     with pikepdf.open(result.path) as pdf:
         xobjects = pdf.pages[page].obj.Resources.get("/XObject", {})
         assert [x for x in xobjects.values() if x.Subtype == pikepdf.Name.Image] == []
+    (folder / "art" / "rally.png").unlink()  # a missing file is said too (a new user's try saw only "not printed")
+    (gone,) = [f for f in render_fronts(load_game(folder), folder / "out2.pdf").findings if f.code == "PR009"]
+    assert gone.message.endswith(": the image is not printed (nor is the file there)")
 
 
 def test_placeholder_count_leaves_out_cards_without_an_art_box(rendered, game_copy):

@@ -224,9 +224,10 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
     if art is not None:
         findings += _draw_art(canvas, card, cls, sheet, art, paint, art_root)
     elif card.image:
+        missing = "" if art_path(art_root or Path("."), card.image).is_file() else " (nor is the file there)"
         findings.append(ART_NOT_SHOWN.finding(
             f"card {card.id!r} names image {card.image!r}, but layout {sheet.layout.name} has no art box on its "
-            f"{face} face ({FACE_PURPOSE[face]}): the image is not printed",
+            f"{face} face ({FACE_PURPOSE[face]}): the image is not printed{missing}",
             card.where("image").with_card(card.id),
             hint=f"drop image: from the card, or give the layout's {face} face an art box (with room left for the text at 18 pt)"))
 
