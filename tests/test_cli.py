@@ -74,6 +74,8 @@ def test_rules_lists_every_family_in_a_fresh_interpreter():
     run = subprocess.run([str(Path(sys.executable).with_name("deckpress")), "rules"], cwd=ROOT, capture_output=True, text=True)
     families = {line[:2] for line in run.stdout.splitlines() if line[:5].isalnum()}
     assert {"DA", "CP", "KW", "PW", "DQ", "RB", "BR", "DI", "PR", "QR", "UV", "IM", "EM", "AR"} <= families, run.stdout + run.stderr
+    # The summaries' reST literals read as Markdown-style `x` on a terminal (DQ005's doc writes ``ignore:``).
+    assert "``" not in run.stdout and "A card's `ignore:` entry matches no rule" in run.stdout
 
 
 def test_check_reports_what_the_build_would_stop_on(game_copy):

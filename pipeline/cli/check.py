@@ -117,8 +117,8 @@ def rules(format: Annotated[Format, typer.Option("--format")] = Format.text) -> 
     if format is Format.json:
         out.print(json.dumps([{"code": r.code, "name": r.name, "severity": r.severity.value, "doc": r.doc} for r in RULES], indent=2), markup=False)
         return
-    for r in RULES:
-        out.print(f"{r.code}  {r.name:<34} {r.severity.value:<8} {r.summary}", markup=False)
+    for r in RULES:  # the summary's reST literals (``x``) read as `x` on a terminal
+        out.print(f"{r.code}  {r.name:<34} {r.severity.value:<8} {r.summary.replace('``', '`')}", markup=False)
 
 
 COMMANDS = {"check": check, "schema": schema, "rules": rules}
