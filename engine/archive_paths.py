@@ -99,6 +99,8 @@ def reserved_problem(page: PurePosixPath) -> str | None:
     :data:`ARCHIVE_FOLDERS`. The reason reads after "its archive page"."""
     if len(page.parts) == 1 and page.name.lower() in ARCHIVE_FILES:
         return f"{page} is the archive's own {page.name} and would replace it"
+    if len(page.parts) == 1 and page.name.lower() in ARCHIVE_FOLDERS:
+        return f"{page} is the archive's own {page.name}/ folder"
     if len(page.parts) > 1 and page.parts[0].lower() in ARCHIVE_FOLDERS:
         return f"{page} lies in the archive's own {page.parts[0]}/ folder"
     return None

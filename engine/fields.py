@@ -26,9 +26,13 @@ Length = Annotated[float, BeforeValidator(parse_length), WithJsonSchema(
 
 def _not_bool(value: object) -> object:
     """ValueError for ``true``/``false``, which pydantic would take as 1 and 0 (YAML reads ``yes``,
-    ``on`` as true too): ``copies: true`` printed one copy with no finding."""
+    ``on`` as true too: ``copies: true`` printed one copy with no finding), and for text, which
+    pydantic would read as a number: ``copies: 08`` (YAML 1.1 reads 08 and 09 as text, not octal)
+    printed 8 copies, and ``"2"`` is no integer to the JSON Schema (``deckpress schema``)."""
     if isinstance(value, bool):
-        raise ValueError(f"must be a whole number, not {str(value).lower()}")
+        raise ValueError("must be a whole number, not true or false")
+    if isinstance(value, str):
+        raise ValueError("must be a whole number written as digits, not text")
     return value
 
 

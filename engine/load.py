@@ -129,9 +129,11 @@ def _read(path: Path) -> tuple[object, Source]:
     try:
         return load_yaml(text, shown)
     except YamlProblem as exc:
-        if exc.kind == "value":  # the YAML parsed; one value in it is impossible: like any DA003, exit 1
-            raise DataError([INVALID_VALUE.finding(exc.message, exc.location, exc.hint)], unreadable=False) from None
-        raise DataError([YAML_SYNTAX.finding(p.message, p.location, p.hint) for p in (exc, *exc.also)], unreadable=True) from None
+        # A value problem (the YAML parsed, one value is impossible) is a DA003 like any (exit 1);
+        # a duplicate key or a syntax error makes the file unreadable (DA001, exit 2). In file order.
+        problems = sorted((exc, *exc.also), key=lambda p: (p.location.line or 0, p.location.column or 0))
+        findings = [(INVALID_VALUE if p.kind == "value" else YAML_SYNTAX).finding(p.message, p.location, p.hint) for p in problems]
+        raise DataError(findings, unreadable=any(p.kind != "value" for p in problems)) from None
 
 
 def _not_utf8(path: Path, shown: str) -> Finding:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from engine.model import CardsFile, Game
 
+#: The dialect both schemas are written in (pydantic generates draft 2020-12).
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
 
 def game_schema() -> dict:
     """The JSON Schema (draft 2020-12) of game.yaml: a mapping; ``required`` holds only when the
     file has no ``extends:`` (an expansion names only what it adds or changes)."""
-    schema = Game.model_json_schema(by_alias=True)
+    schema = {"$schema": DIALECT, **Game.model_json_schema(by_alias=True)}
     required = schema.pop("required", [])
     if required:
         schema["if"] = {"required": ["extends"]}
@@ -24,4 +27,4 @@ def game_schema() -> dict:
 
 def cards_schema() -> dict:
     """The JSON Schema (draft 2020-12) of cards.yaml."""
-    return CardsFile.model_json_schema(by_alias=True)
+    return {"$schema": DIALECT, **CardsFile.model_json_schema(by_alias=True)}

@@ -21,6 +21,14 @@ PLAIN_NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]
                           r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)")
 
 
+def misread(node: yaml.ScalarNode) -> bool:
+    """True for a number node YAML 1.1 reads otherwise than its digits: an int not in
+    :data:`PLAIN_NUMBER`'s form, a float in base 60 or with ``_`` (``010.5`` reads as 10.5: fine)."""
+    if node.tag == NUMBER_TAGS[0]:
+        return not PLAIN_NUMBER.fullmatch(node.value)
+    return ":" in node.value or "_" in node.value
+
+
 def number_problem(node: yaml.ScalarNode, loader: yaml.BaseLoader) -> tuple[str, str]:
     """``(message, hint)`` for a number node :data:`PLAIN_NUMBER` refuses: what PyYAML reads it as,
     why, and what to write instead (the digits without leading zeros, or the decimal value)."""

@@ -19,7 +19,7 @@ import yaml
 
 from engine.findings import Location
 from engine.limits import ALIAS_ALLOWANCE, MAX_INT_DIGITS, MAX_YAML_DEPTH
-from engine.yamlplain import NUMBER_TAGS, PLAIN_NUMBER, number_problem, tab_near
+from engine.yamlplain import NUMBER_TAGS, misread, number_problem, tab_near
 
 #: libyaml's parser when PyYAML was built with it: ten times faster than the pure-Python one.
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -287,17 +287,30 @@ def _key(node: yaml.Node, at: Location, path: str, loader: yaml.BaseLoader, budg
     if not isinstance(node, yaml.ScalarNode):
         return _convert(node, path, loader, budget, depth, duplicates)[0]
     _enter(node.tag, at, budget, depth)
-    return _scalar(node, loader, at)
+    return _scalar_or_noted(node, loader, at, duplicates)
+
+
+def _scalar_or_noted(node: yaml.ScalarNode, loader: yaml.BaseLoader, at: Location, problems: list[YamlProblem]) -> object:
+    """:func:`_scalar`, a value problem (a number YAML misreads, an impossible date) added to
+    ``problems`` instead of raised, so that one read reports them all with the duplicate keys."""
+    try:
+        return _scalar(node, loader, at)
+    except YamlProblem as problem:
+        if problem.kind != "value":
+            raise
+        problems.append(problem)
+        return None
 
 
 def _convert(node: yaml.Node, path: str, loader: yaml.BaseLoader, budget: list[int], depth: int,
              duplicates: list[YamlProblem]) -> tuple[object, Source]:
-    """A node's value and Source. A duplicate key is added to ``duplicates`` (its value still read,
-    for the duplicates inside it) and the read goes on; the caller raises them together."""
+    """A node's value and Source. A duplicate key or a value problem is added to ``duplicates``
+    (a duplicate's value still read, for the problems inside it) and the read goes on; the caller
+    raises them together."""
     at = _loc(path, node.start_mark)
     _enter(node.tag, at, budget, depth)
     if not isinstance(node, yaml.CollectionNode):
-        return _scalar(node, loader, at), Source(at, _NONE, _NONE)
+        return _scalar_or_noted(node, loader, at, duplicates), Source(at, _NONE, _NONE)
     here = Source(at)
     if isinstance(node, yaml.MappingNode):
         data: dict = {}
@@ -346,7 +359,7 @@ def _scalar(node: yaml.ScalarNode, loader: yaml.BaseLoader, at: Location) -> obj
         )
     if node.tag == _STR_TAG:
         return node.value  # what PyYAML's construct_yaml_str returns for a scalar, without its bookkeeping
-    if node.tag in NUMBER_TAGS and not PLAIN_NUMBER.fullmatch(node.value):
+    if node.tag in NUMBER_TAGS and misread(node):
         message, hint = number_problem(node, loader)
         raise YamlProblem(message, at, "value", hint)
     try:

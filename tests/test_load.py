@@ -243,7 +243,7 @@ def test_schema_messages_are_plain_and_name_the_value_once(game_copy):
         (5, 11): ("DA003", "players.min: expected at least 1 (got 0)"),
         (30, 1): ("DA003", "archive: expected a mapping of keys to values (got 3)"),
         (31, 1): ("DA004", "unknown key 'old_archive' (at old_archive)"),
-        (8, 5): ("DA003", "cards.0.copies: expected a whole number (got 'two')"),
+        (8, 5): ("DA003", "cards.0.copies: must be a whole number written as digits, not text (got 'two')"),
         (15, 5): ("DA003", 'cards.1.power: a power value is text such as "7", "?" or "x2", or a whole number (got 5.5)'),
     }
 
@@ -555,7 +555,7 @@ def test_true_or_false_is_no_count(game_copy):
     with pytest.raises(DataError) as info:
         load_game(game)
     (f,) = info.value.findings
-    assert f.code == "DA003" and "cards.0.copies: must be a whole number, not true" in f.message
+    assert f.code == "DA003" and "cards.0.copies: must be a whole number, not true or false (got True)" in f.message
     assert f.location.line == text[: text.index("    copies: 2\n")].count("\n") + 1
 
 
@@ -589,3 +589,17 @@ def test_a_mistyped_game_folder_names_the_one_meant(tmp_path):
     with pytest.raises(DataError) as info:
         load_game(tmp_path / "zzzz")
     assert info.value.findings[0].hint == "give a folder holding game.yaml and cards.yaml, e.g. carddata/apprentice"
+
+
+
+@pytest.mark.parametrize("written", ["08", "'2'"])
+def test_a_count_written_as_text_is_refused(game_copy, written):
+    """YAML 1.1 reads 08 and 09 as text (not octal), which pydantic read as 8: `copies: 08` printed 8
+    copies. A quoted count is text too, which the JSON Schema refuses as well (tests/test_schema.py)."""
+    game = game_copy("mini")
+    path = game / "cards.yaml"
+    path.write_text(path.read_text().replace("    copies: 2\n", f"    copies: {written}\n", 1))
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    assert f.code == "DA003" and "cards.0.copies: must be a whole number written as digits, not text" in f.message

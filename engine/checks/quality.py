@@ -108,9 +108,11 @@ def unknown_ignore(deck: Deck, ctx) -> Iterator[Problem]:
 
 @rule("DQ006", "archive-path-reserved", Severity.error)
 def archive_path_reserved(deck: Deck, ctx) -> Iterator[Problem]:
-    """A card's archive page would take the place of one of the archive's own files: its index,
-    its quickstart page (what the tuck boxes' QR codes open), its style sheet, or a file in its
-    ``images/`` or ``braille/`` folder. The page would replace it, or be replaced.
+    """A card's archive page would take the place of one of the archive's own files or folders (index, quickstart page, style sheet, images/, braille/).
+
+    The index, the quickstart page (what the tuck boxes' QR codes open), the style sheet, a file
+    in the ``images/`` or ``braille/`` folder, or one of those folders itself: the page would
+    replace it, or be replaced.
 
     Fails: ``card_path: "{id}.html"`` with a card ``id: index`` or ``id: quickstart``.
     Passes: ``card_path: "cards/{id}.html"`` (the default), or another card id.
