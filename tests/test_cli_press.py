@@ -144,6 +144,21 @@ def test_impose_warns_about_a_back_offset_that_looks_like_a_typo(mini_dir, tmp_p
     assert (tmp_path / "sheets" / "mini-letter-backs.pdf").exists()
 
 
+def test_impose_refuses_a_back_offset_off_the_card_before_writing_a_sheet(mini_dir, tmp_path):
+    """`deckpress impose --back-offset 500mm,0mm` reported IM006 but wrote the sheets, over the
+    previous good ones (a new user's try). The reference: the sha256 of every file before."""
+    import hashlib
+
+    fronts, backs = _cards(tmp_path / "f.pdf", 4), _cards(tmp_path / "b.pdf", 2)
+    args = ["impose", str(mini_dir), "--fronts", str(fronts), "--backs", str(backs), "--out", str(tmp_path / "sheets")]
+    assert runner.invoke(app, args).exit_code == 0
+    before = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (tmp_path / "sheets").iterdir()}
+    result = runner.invoke(app, args + ["--back-offset", "500mm,0mm"])
+    assert result.exit_code == 1, result.output
+    assert "error IM006 back-offset-off-card: the back offset +500.00, +0.00 mm is half the card's trim (76.2 × 127.0 mm) or more" in result.output
+    assert {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (tmp_path / "sheets").iterdir()} == before
+
+
 def test_build_refuses_an_unknown_paper_in_one_line_before_building(mini_dir, tmp_path):
     result = runner.invoke(app, ["build", str(mini_dir), "--paper", "letter,letterr", "--out", str(tmp_path / "out")])
     assert result.exit_code == 2

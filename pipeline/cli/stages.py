@@ -231,6 +231,8 @@ def impose(
     from pipeline.render.formpages import CardPdfError
     from engine.backs import deck_faces
     from pipeline.build.release import slug_note
+    from engine.findings import Location
+    from pipeline.render.backoffset import off_card
     from pipeline.render.impose import deck_copies, impose as impose_sheets
     from pipeline.render.sheets import ImpositionError, get_sheet
     from pipeline.render.uv.printers import UvPrinterError, load_uv_printer
@@ -249,6 +251,8 @@ def impose(
     backs = backs or (default_backs if default_backs.exists() else None)
     braille = braille or (default_braille if default_braille.exists() else None)
     dx, dy = (parse_length(v) for v in back_offset_or_exit(back_offset))
+    if stop := off_card(dx, dy, deck.game.card.width, deck.game.card.height, Location("--back-offset")):
+        finish_with_findings(deck, [stop])  # IM006 before any sheet is written over (exit 1), as a build stops on it
     card_ids, back_ids = [c.id for c in deck.cards], list(deck_faces(deck))
     with exit_on(UnknownClassError, code=1):
         copies = deck_copies(deck, card_ids, back_ids)

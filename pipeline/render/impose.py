@@ -40,6 +40,7 @@ from engine.registry import declare
 from engine.units import pt_to_mm
 from pipeline.common.files import write_bytes, write_text
 from pipeline.render import marks
+from pipeline.render.backoffset import BACK_OFF_ITS_CARD, off_card  # noqa: F401 (IM006, re-exported)
 from pipeline.render.calibration import SCALE_MM, write_calibration
 from pipeline.render.marks import MARK_SHORTENED  # noqa: F401 (declared with the marks; re-exported)
 from pipeline.render.markpages import add_pages, marks_document
@@ -101,17 +102,6 @@ LARGE_BACK_OFFSET = declare(
 )
 #: Back offset beyond which IM005 warns, mm on either axis: the calibration scale's reach.
 LARGE_OFFSET_MM = float(SCALE_MM)
-BACK_OFF_ITS_CARD = declare(
-    "IM006",
-    "back-offset-off-card",
-    Severity.error,
-    """The back offset is half the card's trim width (x) or height (y) or more: every back would print more beside its card, or off the sheet, than on it.
-
-    Fails: ``--back-offset 500mm,0mm`` (blank back sheets).
-    Passes: ``--back-offset 1.5mm,-0.5mm``.
-    """,
-)
-
 #: Info dates of the sheet PDFs, fixed so the same input gives byte-identical files
 #: (the value reportlab writes in invariant mode).
 FIXED_DATE = "D:20000101000000+00'00'"
@@ -350,12 +340,9 @@ def _sheet_findings(grid: Grid, calibration: Path, paths: dict[str, Path], with_
             f"(the calibration scale reads ±{SCALE_MM} mm)", Location(str(paths["back"] if with_backs else calibration)),
             "check the sign and the unit of --back-offset (mm, not cm); read it again from the calibration sheet"))
     left, bottom, right, top = grid.trim_inset
-    trim_w, trim_h = pt_to_mm(grid.card_w - left - right), pt_to_mm(grid.card_h - bottom - top)
-    if abs(dx_mm) >= trim_w / 2 or abs(dy_mm) >= trim_h / 2:
-        findings.append(BACK_OFF_ITS_CARD.finding(f"the back offset {dx_mm:+.2f}, {dy_mm:+.2f} mm is half the card's trim ({trim_w:.1f} × {trim_h:.1f} mm) "
-                                                  "or more: every back would print more beside its card, or off the sheet, than on it",
-                                                  Location(str(paths["back"] if with_backs else calibration)),
-                                                  "--back-offset is the press's misregistration as the calibration sheet reads it (±5 mm): check its unit and sign"))
+    off = off_card(spec.back_offset.dx, spec.back_offset.dy, grid.card_w - left - right, grid.card_h - bottom - top,
+                   Location(str(paths["back"] if with_backs else calibration)))
+    findings += [off] if off else []
     for side in ("front", "back") if with_backs else ("front",):
         findings += marks.short_mark_findings(grid, side, str(paths[side]))
     return findings
