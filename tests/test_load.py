@@ -511,6 +511,19 @@ def test_a_quote_left_open_is_reported_with_where_its_mapping_began(game_copy):
     assert f.hint == f"check indentation, colons and quotes from line {start.line + 1} to this line: a quote left open runs on to the next quote"
 
 
+def _one_edit(game_copy, old: str, new: str):
+    """mini with ``old`` (a whole line of its cards.yaml) replaced by ``new``: the one finding the
+    load raises, the DataError, the edited line's number and the game folder."""
+    game = game_copy("mini")
+    path = game / "cards.yaml"
+    text = path.read_text()
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    return f, info.value, text[: text.index(old)].count("\n") + 1, game
+
+
 @pytest.mark.parametrize("written, reads, why, hint", [
     ("010", "8", "a leading 0 makes it octal", "write 10 without the leading zeros if that is the number meant, or quote it if it is text"),
     ("-007", "-7", "a leading 0 makes it octal", "write -7 without the leading zeros if that is the number meant, or quote it if it is text"),
@@ -522,17 +535,10 @@ def test_a_quote_left_open_is_reported_with_where_its_mapping_began(game_copy):
 def test_a_number_yaml_reads_otherwise_than_its_digits_is_refused(game_copy, written, reads, why, hint):
     """PyYAML reads YAML 1.1: `power: 010` was the power 8 and printed so, with no finding (a new
     user's try). The reference for what YAML makes of each: PyYAML's own reading, in the message."""
-    game = game_copy("mini")
-    path = game / "cards.yaml"
-    text = path.read_text()
-    path.write_text(text.replace("    power: 5\n", f"    power: {written}\n", 1))
-    with pytest.raises(DataError) as info:
-        load_game(game)
-    (f,) = info.value.findings
-    line = text[: text.index("    power: 5\n")].count("\n") + 1
+    f, error, line, _ = _one_edit(game_copy, "    power: 5\n", f"    power: {written}\n")
     assert (f.code, f.location.line, f.location.column) == ("DA003", line, 12)
     assert f.message == f"the number {written} is not written in plain decimal: YAML reads it as {reads} ({why})"
-    assert f.hint == hint and not info.value.unreadable
+    assert f.hint == hint and not error.unreadable
 
 
 @pytest.mark.parametrize("written, value", [("10", 10), ("-3", -3), ("0", 0), ("'010'", "010"), ("+7", 7)])
@@ -548,31 +554,19 @@ def test_plain_numbers_and_quoted_text_read_as_written(game_copy, written, value
 
 def test_true_or_false_is_no_count(game_copy):
     """`copies: true` printed one copy with no finding (pydantic takes true as 1)."""
-    game = game_copy("mini")
-    path = game / "cards.yaml"
-    text = path.read_text()
-    path.write_text(text.replace("    copies: 2\n", "    copies: true\n", 1))
-    with pytest.raises(DataError) as info:
-        load_game(game)
-    (f,) = info.value.findings
+    f, _, line, _ = _one_edit(game_copy, "    copies: 2\n", "    copies: true\n")
     assert f.code == "DA003" and "cards.0.copies: must be a whole number, not true or false (got True)" in f.message
-    assert f.location.line == text[: text.index("    copies: 2\n")].count("\n") + 1
+    assert f.location.line == line
 
 
 def test_a_tab_in_the_indentation_is_named_with_its_place(game_copy):
     """YAML's message for a tab ("found character that cannot start any token", "violates
     indentation") rarely says what to do: the finding points at the tab and says spaces."""
-    game = game_copy("mini")
-    path = game / "cards.yaml"
-    text = path.read_text()
-    path.write_text(text.replace("    power: 5\n", "\tpower: 5\n", 1))
-    with pytest.raises(DataError) as info:
-        load_game(game)
-    (f,) = info.value.findings
-    line = text[: text.index("    power: 5\n")].count("\n") + 1
+    f, _, line, game = _one_edit(game_copy, "    power: 5\n", "\tpower: 5\n")
     assert (f.code, f.location.line, f.location.column) == ("DA001", line, 1)
     assert f.hint == f"YAML indents with spaces only: replace the tab at line {line}, column 1 with spaces"
-    path.write_text(text.replace("    power: 5\n", "    power: 5\t# a tab after the value is fine\n", 1))
+    path = game / "cards.yaml"
+    path.write_text(path.read_text().replace("\tpower: 5\n", "    power: 5\t# a tab after the value is fine\n", 1))
     assert load_game(game).cards  # control: a tab that is not indentation
 
 
@@ -591,15 +585,9 @@ def test_a_mistyped_game_folder_names_the_one_meant(tmp_path):
     assert info.value.findings[0].hint == "give a folder holding game.yaml and cards.yaml, e.g. carddata/apprentice"
 
 
-
 @pytest.mark.parametrize("written", ["08", "'2'"])
 def test_a_count_written_as_text_is_refused(game_copy, written):
     """YAML 1.1 reads 08 and 09 as text (not octal), which pydantic read as 8: `copies: 08` printed 8
     copies. A quoted count is text too, which the JSON Schema refuses as well (tests/test_schema.py)."""
-    game = game_copy("mini")
-    path = game / "cards.yaml"
-    path.write_text(path.read_text().replace("    copies: 2\n", f"    copies: {written}\n", 1))
-    with pytest.raises(DataError) as info:
-        load_game(game)
-    (f,) = info.value.findings
+    f, _, _, _ = _one_edit(game_copy, "    copies: 2\n", f"    copies: {written}\n")
     assert f.code == "DA003" and "cards.0.copies: must be a whole number written as digits, not text" in f.message
