@@ -172,3 +172,20 @@ def test_the_outputs_are_the_same_bytes_with_one_core_and_with_chains_started_ea
     assert any(name.startswith("uv/") for name in trees[2]) and any(name.startswith("dice/") for name in trees[2])
     assert trees[1].keys() == trees[2].keys()
     assert [name for name in trees[1] if trees[1][name] != trees[2][name]] == []
+
+
+def test_games_start_largest_print_run_first(tmp_path):
+    """The order games are handed to the workers (longest-processing-time first) weighs what the run
+    prints: an expansion's box run is its own folder only (its 22 cards, not its 60-card base's too),
+    a combined run counts the base game's files as well. Reference: the shipped games' file sizes,
+    read here with os.stat, against the ranking :func:`workers._data_size` gives."""
+    root = Path(__file__).resolve().parent.parent / "carddata"
+    own = {g: sum(p.stat().st_size for p in (root / g).rglob("*") if p.is_file())
+           for g in ("apprentice", "apprentice-power-crystal", "enchant")}
+    assert workers._data_size(str(root / "apprentice-power-crystal")) == own["apprentice-power-crystal"]
+    assert workers._data_size(str(root / "apprentice-power-crystal"), "combined") == own["apprentice-power-crystal"] + own["apprentice"]
+    # the 22-card expansion box now ranks below the 57-card Enchant; combined, above the 60-card base
+    assert workers._data_size(str(root / "apprentice-power-crystal")) < workers._data_size(str(root / "enchant"))
+    assert workers._data_size(str(root / "apprentice-power-crystal"), "combined") > workers._data_size(str(root / "apprentice"))
+    # a base game counts the same in either run
+    assert workers._data_size(str(root / "enchant"), "combined") == workers._data_size(str(root / "enchant")) == own["enchant"]

@@ -258,8 +258,9 @@ def build_in_parallel(build: BuildOne, game_dirs: list[str], settings: BuildSett
     try:
         # Largest game first (longest-processing-time order): the last worker to finish
         # then holds a small game, not the biggest, and the cores idle less at the end.
+        order = sorted(game_dirs, key=lambda d: _data_size(d, settings.run), reverse=True)
         with forking_without_sigint(), heap_frozen():
-            futures = {d: pool.submit(_worker_build, build, d, settings) for d in sorted(game_dirs, key=_data_size, reverse=True)}
+            futures = {d: pool.submit(_worker_build, build, d, settings) for d in order}
         while not all(f.done() for f in futures.values()):
             _drain(queue, progress)
             time.sleep(0.01)
@@ -299,11 +300,19 @@ def _outcome(future, game_dir: str) -> GameOutcome:
         return failed_outcome(game_dir, RuntimeError("its worker process died (killed, or out of memory)"), game_id_of(Path(game_dir)))
 
 
-def _data_size(game_dir: str) -> int:
-    """Bytes of a game's data files (its base game's included): a cheap proxy for its build time."""
+def _data_size(game_dir: str, run: str = "box") -> int:
+    """Bytes of the data files of what the build prints: a cheap proxy for a game's build time.
+
+    A ``box`` run of an expansion prints only its own cards and dice (:mod:`engine.runs`), so only
+    its own folder counts; a ``combined`` run counts its base game's files too. Counting the base's
+    files for a box run put the smallest shipped game (22 cards over a 60-card base) first and the
+    57-card Enchant last, alone on the cores at the end of the build.
+    """
     from pipeline.build.manifest import game_sources
 
-    return sum(p.stat().st_size for p in game_sources(Path(game_dir)))
+    folder = Path(game_dir)
+    files = game_sources(folder) if run == "combined" else [p for p in folder.rglob("*") if p.is_file()]
+    return sum(p.stat().st_size for p in files)
 
 
 # Each game worker's progress channel. A multiprocessing queue can only reach a worker by
