@@ -271,3 +271,20 @@ def test_standard_output_that_cannot_be_written_is_one_line_and_exit_2(game_copy
         run = subprocess.run([str(Path(sys.executable).with_name("deckpress")), "check", str(game)], stdout=full, stderr=subprocess.PIPE, text=True)
     assert run.returncode == 2
     assert run.stderr == "deckpress: cannot write to standard output: No space left on device\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs Linux's /dev/full")
+def test_standard_output_and_error_that_cannot_be_written_still_exit_2(game_copy):
+    """`deckpress check > /dev/full 2> /dev/full`: the one line about standard output cannot be
+    written either; that failure raised inside the handler and Python exited 1 (which means error
+    findings). The exit code is all that is left to tell, and it says "could not run". Reference:
+    /dev/full, and a control with a clean game whose own exit code is 0."""
+    import subprocess
+    import sys
+
+    game = game_copy("mini")
+    command = [str(Path(sys.executable).with_name("deckpress")), "check", str(game)]
+    assert subprocess.run(command, capture_output=True).returncode == 0  # control: the game itself is clean
+    with open("/dev/full", "w") as full:
+        run = subprocess.run(command, stdout=full, stderr=full)
+    assert run.returncode == 2

@@ -83,7 +83,11 @@ def main() -> None:
     except KeyboardInterrupt:
         _exit_interrupted(interrupted[0] if interrupted else signal.SIGINT)
     except StdoutError as exc:  # > /dev/full, or a disk that filled: the findings could not be written
-        sys.stderr.write(f"deckpress: cannot write to standard output: {exc}\n")
+        try:
+            sys.stderr.write(f"deckpress: cannot write to standard output: {exc}\n")
+            sys.stderr.flush()
+        except OSError:  # 2> /dev/full as well: nothing can be said, the exit code still tells
+            pass
         os._exit(2)  # the interpreter's own flush of stdout at exit would fail again, with a traceback
     except Exception as exc:  # the last line of defence: no traceback for users
         from pipeline.cli.common import DebugState, err
