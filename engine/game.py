@@ -303,6 +303,23 @@ class Composition(Located):
     decks: dict[str, DeckCount] = Field(default_factory=dict)
     shuffle: Literal["together", "by-class"] | None = None
 
+    @field_validator("deals", mode="before")
+    @classmethod
+    def _one_deal_per_player_count(cls, value):
+        """``{4: 15, "4": 14}`` is two YAML keys for one player count: the int conversion kept the
+        last and dropped the other without a word. Raises ValueError naming both spellings."""
+        if isinstance(value, dict):
+            seen: dict[int, object] = {}
+            for key in value:
+                try:
+                    count = int(key)
+                except (TypeError, ValueError):
+                    continue  # not a number: pydantic's own error names it
+                if count in seen:
+                    raise ValueError(f"player count {count} is listed twice ({seen[count]!r} and {key!r}); give each player count one deal")
+                seen[count] = key
+        return value
+
 
 class KeywordRules(Located):
     """How keywords combine on one card: at most ``max_per_card``; ``order`` forbids other orders."""

@@ -591,3 +591,21 @@ def test_a_count_written_as_text_is_refused(game_copy, written):
     copies. A quoted count is text too, which the JSON Schema refuses as well (tests/test_schema.py)."""
     f, _, _, _ = _one_edit(game_copy, "    copies: 2\n", f"    copies: {written}\n")
     assert f.code == "DA003" and "cards.0.copies: must be a whole number written as digits, not text" in f.message
+
+
+@pytest.mark.parametrize("deals, twice", [('{2: 4, "2": 3}', "(2 and '2')"), ('{"3": 2, 3: 2}', "('3' and 3)")])
+def test_one_player_count_given_twice_in_deals_is_refused(game_copy, deals, twice):
+    """`deals: {2: 4, "2": 3}` is two YAML keys (an int and a string) for one player count; the
+    int conversion kept the last deal and dropped the other with no finding (a new user's try).
+    Controls: the fixture's own `{2: 4}` loads, and so do two different counts."""
+    game = game_copy("mini")
+    path = game / "game.yaml"
+    text = path.read_text()
+    path.write_text(text.replace("  deals: {2: 4}\n", '  deals: {2: 4, "4": 2}\n'))
+    assert load_game(game).game.composition.deals == {2: 4, 4: 2}  # control: a string key of its own count is fine
+    path.write_text(text.replace("  deals: {2: 4}\n", f"  deals: {deals}\n"))
+    with pytest.raises(DataError) as info:
+        load_game(game)
+    (f,) = info.value.findings
+    assert f.code == "DA003" and f.location.line == text[: text.index("  deals:")].count("\n") + 1
+    assert f"is listed twice {twice}; give each player count one deal" in f.message
