@@ -6,12 +6,13 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from engine.paths import GAME_FILE
+from engine.paths import GAME_FILE, display_path
 
 
 def missing_file_hint(path: Path) -> str:
     """What to do about a missing game.yaml or cards.yaml: rename a near miss in its folder
-    (``game.yml``, ``Game.yaml``), else create it."""
+    (``game.yml``, ``Game.yaml``); for a folder whose subfolders are games (``carddata``), name
+    them; else create it."""
     stem = path.stem.lower()
     try:
         near = sorted(p.name for p in path.parent.iterdir() if p.is_file() and p.name.lower() in (f"{stem}.yaml", f"{stem}.yml"))
@@ -19,6 +20,14 @@ def missing_file_hint(path: Path) -> str:
         near = []
     if near:
         return f"rename {near[0]} to {path.name} (deckpress reads only that name)"
+    try:
+        games = sorted(p.name for p in path.parent.iterdir() if (p / GAME_FILE).is_file())
+    except OSError:
+        games = []
+    if games and path.name == GAME_FILE:  # `deckpress check carddata`: the folder of games, not a game
+        folder = display_path(path.parent)
+        shown = ", ".join(f"{folder}/{g}" for g in games[:4]) + (", …" if len(games) > 4 else "")
+        return f"{folder} holds game folders, not a game: name one ({shown})"
     return f"create {path.name}; see README 'Card data: adding a game'"
 
 

@@ -609,3 +609,23 @@ def test_one_player_count_given_twice_in_deals_is_refused(game_copy, deals, twic
     (f,) = info.value.findings
     assert f.code == "DA003" and f.location.line == text[: text.index("  deals:")].count("\n") + 1
     assert f"is listed twice {twice}; give each player count one deal" in f.message
+
+
+def test_the_folder_of_game_folders_is_named_as_such(tmp_path, monkeypatch):
+    """`deckpress check carddata` (the folder holding the games) was told "create game.yaml",
+    which would make carddata a game. It now names the game folders in it. Control: a folder
+    with no game inside still gets "create game.yaml"."""
+    for name in ("alpha", "beta"):
+        (tmp_path / "games" / name).mkdir(parents=True)
+        (tmp_path / "games" / name / "game.yaml").write_text("id: x\n")
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path)
+    hints = {}
+    for folder in ("games", "empty"):
+        with pytest.raises(DataError) as info:
+            load_game(tmp_path / folder)
+        (f,) = info.value.findings
+        assert f.code == "DA005" and f.message == f"game.yaml not found in {folder}"
+        hints[folder] = f.hint
+    assert hints == {"games": "games holds game folders, not a game: name one (games/alpha, games/beta)",
+                     "empty": "create game.yaml; see README 'Card data: adding a game'"}
