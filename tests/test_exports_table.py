@@ -221,3 +221,25 @@ def test_a_table_may_go_beside_game_folders_but_never_into_one(tmp_path, monkeyp
     inside = runner.invoke(app, ["export", "mini", "--out", "mini/cards.csv"])
     assert inside.exit_code == 2 and "mini/game.yaml is card data" in inside.output
     assert not (tmp_path / "mini" / "cards.csv").exists()
+
+
+def test_import_into_a_mistyped_game_folder_gets_did_you_mean(tmp_path, monkeypatch):
+    """`import cards.csv --game carddata/enchan` said only "give one with --game, e.g.
+    carddata/apprentice"; export and check already offered the closest game folder. Control: the
+    right folder imports (exit 0), and nothing is written into the mistyped one."""
+    import shutil
+
+    from conftest import GAMES
+    from pipeline.cli.app import app
+    from typer.testing import CliRunner
+
+    shutil.copytree(GAMES / "mini", tmp_path / "mini")
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    assert runner.invoke(app, ["export", "mini", "--out", "cards.csv"]).exit_code == 0
+    typo = runner.invoke(app, ["import", "cards.csv", "--game", "mnii"])
+    assert typo.exit_code == 2
+    assert " ".join(typo.output.split()) == ("deckpress: mnii is not a game folder (no game.yaml); did you mean mini? "
+                                             "(game folders there: mini)")
+    assert not (tmp_path / "mnii").exists()
+    assert runner.invoke(app, ["import", "cards.csv", "--game", "mini"]).exit_code == 0

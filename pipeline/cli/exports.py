@@ -30,7 +30,9 @@ def import_cards(
     from pipeline.exports.table import TableError
 
     if not (game / "game.yaml").is_file():
-        fail(f"{game} is not a game folder (no game.yaml); give one with --game, e.g. carddata/apprentice")
+        from engine.loadhints import folder_hint
+
+        fail(f"{game} is not a game folder (no game.yaml); {folder_hint(game)}")
     try:
         with exit_on(TableError, OSError):
             result = import_table(table, game)
