@@ -100,8 +100,10 @@ def read_table(path: Path, shown: str) -> Table:
     if suffix == ".csv":
         try:
             text = path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise TableError(f"cannot read {shown}: {getattr(exc, 'strerror', None) or exc} (save it as UTF-8 CSV)") from None
+        except UnicodeDecodeError:
+            raise TableError(f"cannot read {shown}: {_not_utf8(path)} (save it as UTF-8 CSV)") from None
+        except OSError as exc:
+            raise TableError(f"cannot read {shown}: {exc.strerror or exc}") from None
         rows = [[_cell_text(c) for c in row] for row in csv.reader(io.StringIO(text, newline=""))]
         return Table(shown, CSV_SHEET, rows)
     from python_calamine import CalamineWorkbook
@@ -172,3 +174,17 @@ def write_table(cards: list[Card], path: Path, sheet: str = "cards") -> bytes:
     buf = io.BytesIO()
     book.save(buf)
     return buf.getvalue()
+
+
+def _not_utf8(path: Path) -> str:
+    """Where a CSV file stops being UTF-8: ``"line 3, column 19: byte 0xe9 is not UTF-8 (a Latin-1 é?)"``.
+    A spreadsheet saved as "CSV" in a legacy code page (Windows-1252, Latin-1) gives this."""
+    from engine.loadhints import first_bad_byte
+
+    place = first_bad_byte(path, path.stat().st_size)
+    if place is None:  # the text reader saw what a second read does not: say it plainly
+        return "it is not UTF-8 text"
+    line, column, byte = place
+    guess = bytes([byte]).decode("cp1252", "replace")
+    latin = f" (a Windows-1252 or Latin-1 {guess!r}?)" if guess != "\ufffd" else ""
+    return f"line {line}, column {column}: byte 0x{byte:02x} is not UTF-8{latin}"
