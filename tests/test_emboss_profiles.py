@@ -129,3 +129,24 @@ def test_card_stock_strips_only_on_tractor_paper(tmp_path):
     path.write_text(text)
     with pytest.raises(ProfileError, match=r"field paper: .*needs kind: tractor"):
         read_profile(path)
+
+
+def test_a_landscape_card_on_the_card_stock_profile_is_told_what_would_take_it(mini):
+    """A landscape 3×5 card on card-3x5 (portrait card stock) was EM008 with the hint "use a
+    card-stock profile such as card-3x5", the profile that had just refused it. The hint now says
+    the card's way round and size as fed. Reference: 3 in = 76.2 mm, 5 in = 127 mm (exact).
+    Control: the same deck laid portrait gets the profile's 10 cells × 11 lines."""
+    from pipeline.emboss.write import page_format_for
+
+    deck, _ = mini
+    profile = load_profile("card-3x5")
+    portrait = page_format_for(deck, profile, "card")
+    assert (portrait.width_mm, portrait.height_mm, portrait.cells_per_line, portrait.lines_per_page) == (76.2, 127.0, 10, 11)
+    card = deck.game.card.model_copy(update={"orientation": "landscape"})
+    landscape = deck.model_copy(update={"game": deck.game.model_copy(update={"card": card})})
+    with pytest.raises(PaperSizeError) as info:
+        page_format_for(landscape, profile, "card")
+    assert str(info.value) == (
+        "embosser profile 'card-3x5' (Card-stock embosser, 3×5 in index cards (portrait)) cannot take a 127 × 76.2 mm page: "
+        "its card paper must be 76.2 mm wide and 127 mm long; the card is landscape, 127 × 76.2 mm as fed: use a card-stock "
+        "profile for that card as laid (a copy of card-3x5 with its paper's width and height set so), or the sheet layout")

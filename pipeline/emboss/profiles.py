@@ -76,8 +76,9 @@ class Range(BaseModel):
         return pt_to_mm(self.min) - _EPS <= mm <= pt_to_mm(self.max) + _EPS
 
     def text(self) -> str:
-        """``"130–297.6 mm"``."""
-        return f"{_fmt(pt_to_mm(self.min))}–{_fmt(pt_to_mm(self.max))} mm"
+        """``"130–297.6 mm"``; a range of one length is that length (``"76.2 mm"``)."""
+        low, high = _fmt(pt_to_mm(self.min)), _fmt(pt_to_mm(self.max))
+        return f"{low} mm" if low == high else f"{low}–{high} mm"
 
 
 class Size(BaseModel):

@@ -106,6 +106,10 @@ def page_format_for(deck: Deck, profile: EmbosserProfile, layout: Layout) -> Pag
         try:
             return profile.card_format(w, h)
         except PaperSizeError as exc:
+            if profile.paper.kind == "card":  # a card-stock profile already: the card as laid is another size or way round
+                laid = deck.game.card.orientation
+                raise PaperSizeError(f"{exc}; the card is {laid}, {w:g} × {h:g} mm as fed: use a card-stock profile for that card "
+                                     f"as laid (a copy of {profile.id} with its paper's width and height set so), or the sheet layout") from None
             raise PaperSizeError(f"{exc}; for loose cards use a card-stock profile such as card-3x5, or the sheet layout") from None
     if layout == "sheet":
         return profile.page_format()
