@@ -288,3 +288,19 @@ def test_standard_output_and_error_that_cannot_be_written_still_exit_2(game_copy
     with open("/dev/full", "w") as full:
         run = subprocess.run(command, stdout=full, stderr=full)
     assert run.returncode == 2
+
+
+def test_flags_show_no_value_type_in_help():
+    """typer 0.29 printed `--quiet <bool>` in every command's help, which reads as "give a value":
+    `deckpress build --quiet true` then took `true` for the game folder. Flags now show no type;
+    options that take a value keep theirs (control: `--out <path>`, `--paper <list[str]>`)."""
+    from typer.testing import CliRunner
+
+    from pipeline.cli.app import app
+
+    for command in ("build", "check", "emboss", "export"):
+        shown = CliRunner().invoke(app, [command, "--help"], terminal_width=200).output
+        assert "<bool>" not in shown, command
+    build = CliRunner().invoke(app, ["build", "--help"], terminal_width=200).output
+    assert "<path>" in build and "<list[str]>" in build
+    assert any(line.split("│")[1].split()[:2] == ["--quiet", "-q"] and "No progress bar." in line for line in build.splitlines() if "--quiet" in line)

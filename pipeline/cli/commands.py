@@ -13,9 +13,21 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from typer.core import TyperOption
 
 from pipeline.cli import braille, build, check, exports, proof, stages
 from pipeline.cli.common import DebugState
+
+def _flag_type(option, ctx):
+    """The help's type column for an option: none for a flag (``--quiet``, ``--help``).
+
+    typer 0.29 shows ``<bool>`` beside every flag, which reads as "give a value": ``deckpress
+    build --quiet true`` then took ``true`` as the game folder (a new user's try)."""
+    return None if option.is_flag and not option.count else _option_type(option, ctx)
+
+
+_option_type = TyperOption.display_type_rich
+TyperOption.display_type_rich = _flag_type
 
 app = typer.Typer(
     name="deckpress",
