@@ -75,13 +75,29 @@ def read_build_manifest(folder: Path) -> dict | None:
 
 def ledger(folder: Path) -> dict[str, str | None]:
     """``{file name: sha256 hex}`` of the ledger of ``folder`` (empty when there is none or it is
-    unreadable); a name from an older ledger (a list of names) maps to None: trusted by its name."""
-    data = _read_json(folder / LEDGER)
+    unreadable); a name from an older ledger (a list of names) maps to None: trusted by its name.
+
+    The file is a JSON object (or an older ledger's list), then one ``["name", "sha256"]`` line per
+    file recorded since (:func:`record_written` appends); a later line wins, and a line a crash cut
+    short is skipped."""
+    try:
+        text = (folder / LEDGER).read_text(encoding="utf-8")
+        data, end = json.JSONDecoder().raw_decode(text.lstrip())
+    except (OSError, ValueError):
+        return {}
+    entries: dict[str, str | None] = {}
     if isinstance(data, list):
-        return {n: None for n in data if isinstance(n, str)}
-    if isinstance(data, dict):
-        return {n: d if isinstance(d, str) else None for n, d in data.items() if isinstance(n, str)}
-    return {}
+        entries = {n: None for n in data if isinstance(n, str)}
+    elif isinstance(data, dict):
+        entries = {n: d if isinstance(d, str) else None for n, d in data.items() if isinstance(n, str)}
+    for line in text.lstrip()[end:].splitlines():
+        try:
+            name, digest = json.loads(line)
+        except (ValueError, TypeError):
+            continue
+        if isinstance(name, str):
+            entries[name] = digest if isinstance(digest, str) else None
+    return entries
 
 
 def ledger_names(folder: Path) -> set[str]:
@@ -98,21 +114,49 @@ def file_sha256(path: Path) -> str | None:
         return None
 
 
+#: What this process last left in each folder's ledger: ``{(pid, folder): (the file's stat, its entries)}``.
+_WRITTEN: dict[tuple[int, str], tuple[tuple[int, int, int] | None, dict[str, str | None]]] = {}
+
+
 def record_written(path: Path, written: Path | None = None) -> None:
     """Record ``path``'s name in its folder's ledger, with the sha256 of ``written`` (the file about
-    to be renamed onto ``path``; default ``path`` itself). Written atomically; a ledger is small.
+    to be renamed onto ``path``; default ``path`` itself), before that rename.
 
-    Raises OSError when the folder cannot be written (the caller turns it into an OutputError).
+    The first record a process makes in a folder rewrites the ledger whole (atomically, merged);
+    each later one appends one line while the ledger is as this process left it (its inode, size
+    and mtime), else it is read and rewritten again. Rewriting the whole ledger for every file made
+    a stand-alone command of n files write O(n²) bytes: 6 of the 24 s of ``deckpress proof`` for
+    2,000 cards. Raises OSError when the folder cannot be written (the caller turns it into an OutputError).
     """
     folder = path.parent
-    entries = ledger(folder)
+    file = folder / LEDGER
     digest = file_sha256(written or path)
-    if entries.get(path.name, "") == digest:
-        return
-    entries[path.name] = digest
-    tmp = folder / f"{LEDGER}.{os.getpid()}.part"
-    tmp.write_text(json.dumps(dict(sorted(entries.items())), indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, folder / LEDGER)
+    key = (os.getpid(), str(folder))
+    held = _WRITTEN.get(key)
+    if held is not None and held[0] == _stat_of(file):
+        entries = held[1]
+        if entries.get(path.name, "") == digest:
+            return
+        entries[path.name] = digest
+        with open(file, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps([path.name, digest]) + "\n")
+    else:
+        entries = ledger(folder)
+        entries[path.name] = digest
+        tmp = folder / f"{LEDGER}.{os.getpid()}.part"
+        tmp.write_text(json.dumps(dict(sorted(entries.items())), indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, file)
+    _WRITTEN[key] = (_stat_of(file), entries)
+
+
+def _stat_of(path: Path) -> tuple[int, int, int] | None:
+    """``(inode, size, mtime ns)`` of ``path``, None when it is not there: enough to tell whether
+    anyone else rewrote, appended to or removed the ledger since this process wrote it."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def holds_written_bytes(path: Path, sha256: str | None) -> bool:
