@@ -6,8 +6,9 @@ deckpress recognises its own output by two records it writes itself:
   file of that build (path, size, sha256) beside the build key and the versions;
 - a stand-alone command (``render``, ``emboss``, ``proof``, ``export`` …) writes, beside the
   files it writes, a ledger ``.deckpress-files`` naming them with the sha256 of the bytes it
-  wrote (one JSON object per folder, ``{name: sha256}``; an older ledger, a JSON list of names,
-  is still read, its files trusted by name).
+  wrote (per folder, a JSON object ``{name: sha256}`` followed by one ``["name", "sha256"]`` line
+  for each file recorded since; an older ledger, a JSON list of names, is still read, its files
+  trusted by name).
 
 A stand-alone command's file is deckpress's only while it holds the bytes deckpress wrote: the
 spreadsheet ``deckpress export`` writes is made to be filled in, and once edited it is the
