@@ -45,9 +45,17 @@ def main() -> None:
     anything else by the typer app; an internal error becomes one line and exit 2 unless
     ``--debug``; Ctrl-C prints ``deckpress: interrupted`` and exits 130 (128 + SIGINT); SIGTERM and
     SIGHUP clean up the same way and exit 143 and 129."""
+    import atexit
+    import gc
     import logging
     import os
     import signal
+
+    # Registered first, so it runs last of the exit handlers: the interpreter's teardown then skips
+    # the cyclic collector's walk over every object the run made (a build's parent holds ~200,000),
+    # 0.13-0.15 s of a cold build of the shipped games (issue 22). Nothing is left unwritten: files
+    # are closed and flushed as before, and cycles among the frozen objects die with the process.
+    atexit.register(gc.freeze)
 
     # pypdf logs its repairs of a damaged PDF ("invalid pdf header") on stderr; deckpress
     # reports an unreadable PDF itself, in one line.
