@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,24 @@ def test_a_report_with_the_same_bytes_is_not_written_again(game_copy, tmp_path):
     (out / "report.json").write_text(data.decode().replace('"cached"', '"built"'))
     assert _build(game, out) == "cached"
     assert (out / "report.json").read_bytes() == data
+
+
+def test_a_rebuild_that_hashed_records_each_file_by_the_stat_it_took_once(game_copy, tmp_path, hashed, monkeypatch):
+    # The cache dropped: the rebuild hashes every file and rewrites the cache from the stats its check
+    # took (no second stat of each file); the record is what os.stat gives each file afterwards.
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out) == "built"
+    (out / ".deckpress-stat" / "mini.json").unlink()
+    stats: list[str] = []
+    real = os.stat
+    monkeypatch.setattr(os, "stat", lambda path, *a, **k: (stats.append(str(path)), real(path, *a, **k))[1])
+    hashed.clear()
+    assert _build(game, out) == "cached"
+    files = _files(out)
+    assert sorted(hashed) == sorted(str(out / "mini" / e["path"]) for e in files)
+    counted = Counter(stats)
+    assert all(counted[str(out / "mini" / e["path"])] == 1 for e in files)  # each once
+    record = json.loads((out / ".deckpress-stat" / "mini.json").read_text())
+    for e in files:
+        st = real(out / "mini" / e["path"])
+        assert record[e["path"]] == [e["bytes"], st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, e["sha256"]]

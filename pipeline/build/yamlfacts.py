@@ -83,7 +83,7 @@ def save(out_dir: str | Path, parser: str) -> None:
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump({"parser": parser, "facts": dict(list(_facts.items())[-_KEEP:])}, fh, separators=(",", ":"))
+            fh.write(json.dumps({"parser": parser, "facts": dict(list(_facts.items())[-_KEEP:])}, separators=(",", ":")))  # the C encoder (json.dump is pure Python)
         os.replace(tmp, path)
         _new.clear()
     except OSError:
