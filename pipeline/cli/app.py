@@ -56,6 +56,9 @@ def main() -> None:
     # 0.13-0.15 s of a cold build of the shipped games (issue 22). Nothing is left unwritten: files
     # are closed and flushed as before, and cycles among the frozen objects die with the process.
     atexit.register(gc.freeze)
+    # numpy's OpenBLAS starts a thread per core at import, which spins ~0.1 s of CPU before it sleeps;
+    # deckpress makes no BLAS call worth a thread (the dice's 4 × 4 matrices) and forks its own workers.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
     # pypdf logs its repairs of a damaged PDF ("invalid pdf header") on stderr; deckpress
     # reports an unreadable PDF itself, in one line.
