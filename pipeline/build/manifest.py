@@ -18,6 +18,7 @@ import json
 import os
 import platform
 import re
+import stat
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -193,13 +194,27 @@ def file_entries(folder: Path, verified: dict[str, tuple[int, str]] | None = Non
     from the previous build, :mod:`pipeline.build.cardkeys`): used when the size still matches.
     """
     known = verified or {}
+    root = os.fspath(folder)
+    found: list[tuple[list[str], str, os.stat_result]] = []
+    # os.walk and one stat a file, not Path.rglob, is_file, relative_to and stat (four syscalls and Path
+    # objects each; 0.58 of a 2,000-card manifest's 1.55 s); a symlinked folder is not entered, as rglob does not
+    for dirpath, _, names in os.walk(root):
+        prefix = os.path.relpath(dirpath, root).replace(os.sep, "/") + "/"
+        prefix = "" if prefix == "./" else prefix
+        for name in names:
+            rel = prefix + name
+            if name == MANIFEST or rel == STAGING_MARK:
+                continue
+            try:
+                st = os.stat(os.path.join(dirpath, name))  # follows a symlink, as is_file does
+            except OSError:
+                continue  # a dangling symlink: not a file
+            if stat.S_ISREG(st.st_mode):
+                found.append((rel.split("/"), rel, st))
     out = []
-    for p in sorted(folder.rglob("*")):
-        rel = p.relative_to(folder).as_posix()
-        if not p.is_file() or p.name == MANIFEST or rel == STAGING_MARK:
-            continue
-        size = p.stat().st_size
-        sha = known[rel][1] if rel in known and known[rel][0] == size else sha256_file(p)
+    for _, rel, st in sorted(found, key=lambda item: item[0]):  # by path parts: the order sorted() gives Paths
+        size = st.st_size
+        sha = known[rel][1] if rel in known and known[rel][0] == size else sha256_file(folder / rel)
         out.append({"path": rel, "bytes": size, "sha256": sha})
     return out
 
