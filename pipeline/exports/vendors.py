@@ -44,6 +44,7 @@ from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import CardLayout, load_layout
 from pipeline.exports.vendorcut import cut_findings
 from pipeline.render.impose import deck_copies
+from pipeline.render.pagetree import append_page
 from pipeline.render.pdfx import finish
 from pipeline.render.softproof import soft_proof_pages
 from pipeline.render.targets import PrintTarget, VendorPreset, output_condition
@@ -202,7 +203,7 @@ def _write_pdf(deck: Deck, cards: list[_Card], fronts_pdf: Path, backs_pdf: Path
             number = number_text(card.number, len(cards))
             for copy in range(1, (card.copies if preset.copies == "expanded" else 1) + 1):
                 for side, source, index in (("front", front_pages, card.front_page), ("back", back_pages, card.back_page)):
-                    out.pages.append(source[index])
+                    append_page(out, source[index])  # O(1); out.pages.append lists every page first
                     labels.append(f"{number} {side}" + (f" {copy}" if card.copies > 1 else ""))
                     pages.append({"page": len(labels), "card": card.card_id, "number": number, "copy": copy,
                                   "side": side, "back": card.back})

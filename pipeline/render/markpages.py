@@ -26,6 +26,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.render.marks import SlugPlace, _slug_lanes, draw_segments, draw_target, draw_text, registration_targets
 from pipeline.render.marks import side_crop_marks, slug_position
+from pipeline.render.pagetree import append_own_page
 from pipeline.render.sheets import Grid
 
 
@@ -89,8 +90,7 @@ def add_pages(pdf: pikepdf.Pdf, contents: Sequence[bytes], first: int = 0) -> li
     for content in contents[1:]:
         page = pdf.make_indirect(Dictionary(template))
         page.Contents = pdf.make_stream(content)
-        pdf.pages.append(pikepdf.Page(page))
-        pages.append(pdf.pages[-1])
+        pages.append(append_own_page(pdf, page))  # O(1): pdf.pages.append and pages[-1] each list the tree
     return pages
 
 

@@ -31,6 +31,7 @@ from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.common.layout import CardLayout
+from pipeline.render.pagetree import append_page
 from pipeline.render.uv.ocg import PROPERTY_NAME, list_ocgs, processing_step_ocg, register_ocgs
 
 #: One disc of a page: its colour and its circle operators (:func:`pipeline.render.pdfpaths.circle_operators`,
@@ -113,7 +114,6 @@ def disc_pages_pdf(pages: Iterable[Sequence[DiscOps]], layout: CardLayout, group
             if "/Properties" not in resources:
                 resources.Properties = pikepdf.Dictionary()
             resources.Properties[PROPERTY_NAME] = ocg
-    add_page = getattr(pdf, "_add_page", None)
     count = 0
     for discs, index in zip(pages, page_template):
         pieces, count = parts[index], count + 1
@@ -129,10 +129,9 @@ def disc_pages_pdf(pages: Iterable[Sequence[DiscOps]], layout: CardLayout, group
         # Flate-compressed here (libdeflate, LEVEL): qpdf's save keeps a Flate stream as it is (pikepdf recompress_flate=False)
         page.Contents = pdf.make_stream(bytes(deflate.zlib_compress(content, LEVEL)))  # (it gives a bytearray)
         page.Contents.Filter = pikepdf.Name.FlateDecode  # 8 µs a page; make_stream(data, Filter=…) takes 19
-        # qpdf's addPage (what pikepdf's add_blank_page calls): pdf.pages.append checks the whole list
-        # first, 0.1-0.4 ms a page, a second for a 4,752-page layered plate. It is pikepdf's private
-        # name (pikepdf 10.18): a pikepdf without it gets the public append, slower, same pages.
-        add_page(page, first=False) if add_page is not None else pdf.pages.append(pikepdf.Page(page))
+        # qpdf's addPage (pipeline.render.pagetree): pdf.pages.append checks the whole list first,
+        # 0.1-0.4 ms a page, a second for a 4,752-page layered plate
+        append_page(pdf, page)
     if count != len(page_template):
         raise ValueError(f"{count} pages for the colours of {len(page_template)}")
     # Every card page has its template's resources: when these name this one OCG and paint no XObject, that OCG
