@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import copy
 import io
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+import deflate
 import pikepdf
 from pikepdf import Array, Dictionary, Name
 
@@ -35,6 +35,11 @@ _XOBJECT, _FORM = Name.XObject, Name.Form
 #: At most this many bytes of compressed joined content streams kept per card PDF (:meth:`CardPages._joined_stream`):
 #: 4 MiB, ~2,700 composite cards; memory, not speed, sets it (issue 22: a 10,000-card build under 200 MiB).
 JOINED_CACHE_BYTES = 4 << 20
+#: libdeflate's level for the joined content streams (:meth:`CardPages._joined_stream`), as the braille layer's
+#: pages (pipeline.render.uv.discpdf.LEVEL). Measured on the shipped games' 796 composite and fronts pages, CPU a
+#: page, best of 3: zlib level 6 (before) 168 µs and 2,169 bytes, libdeflate level 1 35 µs and 2,274 bytes,
+#: level 6 89 µs and 2,128 bytes.
+JOIN_LEVEL = 1
 
 
 class CardPdfError(ValueError):
@@ -238,8 +243,8 @@ class CardPages:
 
     def _joined_stream(self, dest: pikepdf.Pdf, index: int, raw: pikepdf.Object | None) -> pikepdf.Stream:
         """Page ``index``'s content streams (``raw``: an array, a stream copied already, or None) joined into one
-        stream of ``dest``, Flate-compressed here with zlib's default level, which is what qpdf's save did to the
-        unfiltered join (the same bytes: zlib 1.2.13 for both, 60 composite cards compared), once per page
+        stream of ``dest``, Flate-compressed here by libdeflate at :data:`JOIN_LEVEL` (zlib's level 6 took 1.07 s
+        of a 10,000-card impose stage; libdeflate's output does not depend on the CPU, pipeline.common.pngfile), once per page
         for all outputs: the composite's cards are an array of streams (tactile's ``paint_on_top``), decoded and
         deflated at every paper's save before (14 ms a 60-card file). Kept up to :data:`JOINED_CACHE_BYTES` in all
         (~1.5 kB a composite card); beyond that a page is joined and compressed again for each output. Empty: an
@@ -250,7 +255,7 @@ class CardPages:
             joined = b"\n".join(s.read_bytes() for s in streams)
             if not joined:
                 return dest.make_stream(b"")
-            data = zlib.compress(joined)
+            data = bytes(deflate.zlib_compress(joined, JOIN_LEVEL))
             if self._joined_size + len(data) <= JOINED_CACHE_BYTES:
                 self._joined[index], self._joined_size = data, self._joined_size + len(data)
         form = dest.make_stream(b"")
