@@ -24,7 +24,8 @@ PROBE = (
     "sys.argv = ['deckpress', *json.loads(sys.argv[1])]\n"
     "try:\n    main()\nexcept SystemExit as exc:\n    code = exc.code\n"
     "with open(tag + '.probe', 'w') as fh:\n"
-    "    json.dump([code, sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'rich', 'pydantic', 'click', 'yaml'})], fh)\n"
+    "    json.dump([code, sorted({m.split('.')[0] for m in sys.modules} & {'typer', 'rich', 'pydantic', 'click', 'yaml'}),\n"
+    "               'pipeline.cli.commands' in sys.modules], fh)\n"
     "sys.exit(code)\n"
 )
 TYPER = "import json, sys\nfrom pipeline.cli.commands import app\napp(json.loads(sys.argv[1]), prog_name='deckpress')\n"
@@ -109,7 +110,7 @@ def test_an_unchanged_build_prints_and_exits_as_the_typer_command(game_copy, tmp
         fast_report = (out / "report.json").read_bytes()
         (out / "report.json").write_text("{}")  # the typer command must write it again, as it was
         slow = _run(TYPER, args + extra, tmp_path / "slow")
-        assert "== mini: unchanged, reused" in fast[1] and fast[3] == [fast[0], []]  # no typer, rich, pydantic or PyYAML
+        assert "== mini: unchanged, reused" in fast[1] and fast[3] == [fast[0], [], False]  # no typer, rich, pydantic or PyYAML
         assert fast[:3] == slow[:3]
         assert (out / "report.json").read_bytes() == fast_report
 
@@ -124,19 +125,30 @@ def test_a_closed_stdout_keeps_the_exit_code_in_silence_and_the_fast_path(game_c
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # before the interpreter is up: every line it prints meets a broken pipe
     assert proc.wait(timeout=120) == 0 and proc.stderr.read() == b""
-    assert json.loads((tmp_path / "closed.probe").read_text()) == [0, []]
+    assert json.loads((tmp_path / "closed.probe").read_text()) == [0, [], False]
 
 
-def test_a_build_with_something_to_build_goes_through_typer(game_copy, tmp_path):
-    game, out = game_copy("mini"), tmp_path / "out"
-    args = ["build", str(game), "--out", str(out), "--only", "emboss", "--quiet"]
-    assert _run(PROBE, args, tmp_path / "first")[0] == 0
+def test_a_build_with_something_to_build_runs_the_command_without_typers_parsing(game_copy, tmp_path):
+    # A stale build is the build command itself (unchanged.build_now), not typer's option parsing; the
+    # reference is the typer app run on the same command line: same exit code, lines and files.
+    game = game_copy("mini")
+    for extra in ([], ["--verbose", "--paper", "a4,letter"], ["--strict"]):
+        runs = {}
+        for name, script in (("direct", PROBE), ("typer", TYPER)):
+            out = tmp_path / f"{name}-{len(extra)}"
+            code, stdout, stderr, record = _run(script, ["build", str(game), "--out", str(out), "--only", "emboss", "--quiet", *extra], out)
+            files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+            runs[name] = (code, stdout.replace(str(out), "OUT"), stderr.replace(str(out), "OUT"), files)
+            if name == "direct":
+                # the typer app (pipeline.cli.commands) never built: build() called as typer would call it
+                assert record[0] == code and record[2] is False and ("== mini: built" in stdout or "--strict" in extra)
+        assert runs["direct"] == runs["typer"]
     cards = game / "cards.yaml"
     cards.write_text(cards.read_text().replace("name: Ember Ranger", "name: Ember Rangers"))
-    code, stdout, _, record = _run(PROBE, args, tmp_path / "edited")
-    assert code == 0 and "== mini: built" in stdout and "typer" in record[1]
-    code, _, stderr, record = _run(PROBE, ["build", str(game), "--out", str(out), "--paper", "leter"], tmp_path / "typo")
-    assert code == 2 and "leter" in stderr and "typer" in record[1]
+    out = tmp_path / "out"
+    assert _run(PROBE, ["build", str(game), "--out", str(out), "--only", "emboss", "--quiet"], tmp_path / "first")[0] == 0
+    code, _, stderr, _ = _run(PROBE, ["build", str(game), "--out", str(out), "--paper", "leter"], tmp_path / "typo")
+    assert code == 2 and "leter" in stderr  # refused by the build's option check, as through typer
 
 
 @pytest.mark.parametrize("where", ["inside", "beside", "the game"])
