@@ -197,7 +197,7 @@ def test_a_changed_file_in_the_previous_output_is_rendered_again(game_copy, tmp_
     said = ("dice: 0 of 4 dice files rendered, 4 kept; tactile: 0 of 4 height maps rendered, 4 kept; archive: 1 of 4 card faces rendered, 3 kept, "
             "1 of 4 card pages rendered, 3 kept; proof: 2 of 4 card proofs rendered, 2 kept")
     assert json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))["games"]["mini"]["per_card_summary"] == said
-    from pipeline.cli.unchanged import summary_line
+    from pipeline.cli.plain import summary_line
 
     assert summary_line(outcome).endswith("; " + said)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.build import runner
-from pipeline.cli.unchanged import summary_line
+from pipeline.cli.plain import summary_line
 from pipeline.build.settings import BuildSettings
 from tests.conftest import CARDDATA, GAMES
 
@@ -227,7 +227,7 @@ def test_a_failed_rebuild_reports_the_previous_output_that_stands(tmp_path, monk
     after = json.loads((out / "report.json").read_text())["games"]["mini"]
     assert after["status"] == "failed" and after["error"] == f"No space left on device: {out / 'mini' / 'print' / 'mini-fronts.pdf'}"
     assert {k: after[k] for k in ("files", "unique_cards", "findings")} == {k: before[k] for k in ("files", "unique_cards", "findings")}
-    from pipeline.cli.unchanged import summary_line
+    from pipeline.cli.plain import summary_line
 
     assert summary_line(outcome).startswith("== mini: FAILED, previous output kept; run box: 4 unique cards, 8 printed")
     (first,) = runner.run_build([str(GAMES / "mini")], BuildSettings(out_dir=str(tmp_path / "new")))

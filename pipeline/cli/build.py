@@ -10,8 +10,7 @@ import typer
 
 from engine.findings import exit_code
 from pipeline.cli.common import back_offset_or_exit, err, exit_on, fail, print_summary, split_codes, target_option, validate_target
-from pipeline.cli.plain import write_line
-from pipeline.cli.unchanged import summary_line
+from pipeline.cli.plain import summary_line, write_line
 
 
 def _stages_named(only: str | None) -> tuple[str, ...] | None:

@@ -187,7 +187,7 @@ def _report(dirs: list[str], outcomes: list, settings, params: dict) -> int:
     """Show the cached games as the ``build`` command does (progress bars at "unchanged", one line
     per game, its findings, the report's path); returns its exit code."""
     from engine.findings import exit_code
-    from pipeline.cli.plain import print_summary, write_line
+    from pipeline.cli.plain import print_summary, summary_line, write_line
 
     if _progress_shown(params["quiet"]):
         from rich.console import Console
@@ -202,29 +202,3 @@ def _report(dirs: list[str], outcomes: list, settings, params: dict) -> int:
         print_summary(o.findings, params["verbose"])
     write_line(f"report: {Path(settings.out_dir) / 'report.json'}")
     return max([exit_code(o.findings, settings.strict) for o in outcomes], default=0)
-
-
-STATUS_LABELS = {"built": "built", "cached": "unchanged, reused", "stopped": "STOPPED by findings, nothing written", "unreadable": "could not read, nothing written", "failed": "FAILED, previous output kept"}
-"""What the one line per game says for each :class:`~pipeline.build.runner` outcome status."""
-
-
-def summary_line(o) -> str:
-    """The one line per game: status, print run, counts, and whether its press files are a draft."""
-    label = STATUS_LABELS[o.status]
-    if o.status in ("failed", "stopped", "unreadable"):  # nothing replaced the output folder: say what stands in it
-        label = label.partition(",")[0] + (", previous output kept" if o.files else ", nothing written")
-    if not o.loaded:  # no deck was loaded (unreadable, or a value the loader refused): counts of 0 would read as an empty game
-        return f"== {o.game_id}: {label}"
-    line = (f"== {o.game_id}: {label}; run {o.run}: {o.cards} unique cards, {o.copies} printed, "
-            f"{o.provisional} provisional, {o.placeholder_faces} faces print placeholder art")
-    if o.status in ("built", "cached"):
-        line += "; release press files" if o.release else "; DRAFT - not for press"
-    if any(c["kept"] for nouns in o.per_card.values() for c in nouns.values()):  # a rebuild kept per-card files (pipeline.build.cardkeys)
-        from pipeline.build.report import per_card_summary
-
-        line += "; " + per_card_summary(o.per_card)
-    dropped = getattr(o, "dropped", None)
-    if dropped:  # a stand-alone command's files went with the replaced folder: the designer asked for them
-        shown = ", ".join(dropped[:3]) + (f" and {len(dropped) - 3} more" if len(dropped) > 3 else "")
-        line += f"; removed {len(dropped)} file(s) stand-alone commands had written there ({shown}): run them again"
-    return line + (" (forced)" if o.forced else "")
