@@ -144,3 +144,21 @@ def test_rgb_png_of_an_array_is_the_file_opaque_png_writes_for_its_image():
         assert np.array_equal(np.asarray(im), pixels)
     with pytest.raises(ValueError, match="not \\(height, width, 3\\) uint8"):
         rgb_png(pixels[:, :, 0])
+
+
+def test_rgb_png_rows_is_rgb_pngs_file_and_refuses_rows_that_are_not_scanlines():
+    """rgb_png_rows takes the scanlines rgb_png builds (the reference: rgb_png's file, decoded by Pillow too)."""
+    from pipeline.common.pngfile import rgb_png, rgb_png_rows
+
+    pixels = _card_like(3)
+    rows = np.zeros((788, 1 + 3 * 488), np.uint8)
+    rows[:, 1:] = pixels.reshape(788, -1)
+    assert rgb_png_rows(rows) == rgb_png(pixels)
+    with Image.open(io.BytesIO(rgb_png_rows(rows))) as im:
+        assert im.mode == "RGB" and np.array_equal(np.asarray(im), pixels)
+    for bad in (rows[:, :-1], rows[:, ::2], rows.astype(np.uint16)):
+        with pytest.raises(ValueError, match="not C-contiguous"):
+            rgb_png_rows(bad)
+    rows[7, 0] = 1
+    with pytest.raises(ValueError, match="filter byte"):
+        rgb_png_rows(rows)

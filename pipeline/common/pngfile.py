@@ -76,6 +76,19 @@ def rgb_png(pixels: np.ndarray, level: int = LEVEL) -> bytes:
     rows = np.empty((height, 3 * width + 1), np.uint8)
     rows[:, 0] = 0  # filter type 0 on every row
     rows[:, 1:] = pixels.reshape(height, 3 * width)  # a view when each row's pixels are contiguous (a PDFium bitmap's are)
+    return rgb_png_rows(rows, level)
+
+
+def rgb_png_rows(rows: np.ndarray, level: int = LEVEL) -> bytes:
+    """The file :func:`rgb_png` writes, from its PNG scanlines: a C-contiguous ``(height, 1 + 3 × width)``
+    uint8 array, each row the filter type byte 0 then the row's RGB pixels (what
+    :class:`pipeline.render.bitmaps.PageBitmaps` renders into with ``png_rows``: no copy of the pixels).
+    Raises ValueError for another shape, type or layout, or a filter byte that is not 0."""
+    if rows.ndim != 2 or (rows.shape[1] - 1) % 3 or rows.dtype != np.uint8 or not rows.flags.c_contiguous:
+        raise ValueError(f"rgb_png_rows: a {rows.shape} {rows.dtype} array is not C-contiguous (height, 1 + 3 × width) uint8")
+    if rows[:, 0].any():
+        raise ValueError("rgb_png_rows: a row's filter byte is not 0")
+    height, width = rows.shape[0], (rows.shape[1] - 1) // 3
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, truecolour, deflate, filter 0, no interlace
     return _SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", deflate.zlib_compress(rows, level)) + _chunk(b"IEND", b"")
 
