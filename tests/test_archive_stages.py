@@ -116,3 +116,22 @@ def test_the_emboss_stage_hands_its_volumes_to_the_archive_only_without_a_rulebo
     stage_braille(other)
     stage_emboss(other)
     assert VOLUMES not in other.prepared  # its volumes carry that rulebook; the archive's do not
+
+
+def test_each_face_decodes_to_the_soft_proofs_trim_render(mini_dir, tmp_path):
+    """The faces (rendered into their PNG rows; the mini deck's are neutral, deflated at level 2: issue 22)
+    decode to exactly the pixels of the reference: soft_proof_pages' trim render (pypdfium2's PdfPage.render)."""
+    import numpy as np
+    from PIL import Image
+
+    from pipeline.render.deck_pdf import render_fronts
+    from pipeline.render.softproof import soft_proof_pages
+
+    deck = load_game(mini_dir)
+    fronts = render_fronts(deck, tmp_path / "fronts.pdf")
+    made = write_faces(deck, fronts.path, list(fronts.pages), tmp_path / "site", FACE_DPI)
+    reference = [np.asarray(r.image.convert("RGB")) for r in soft_proof_pages(fronts.path, dpi=FACE_DPI, crop_to_trim=True)]
+    assert len(made) == len(reference) == len(deck.cards)
+    for card_id, expected in zip(made, reference):
+        with Image.open(tmp_path / "site" / "images" / f"{card_id}.png") as face:
+            assert face.mode == "RGB" and np.array_equal(np.asarray(face), expected)

@@ -54,3 +54,19 @@ def test_a_new_size_makes_a_new_bitmap_and_a_missing_page_is_a_raster_error(fron
         assert np.array_equal(small, np.asarray(render_region(doc, 0, BOXES[0], 150)))
         with pytest.raises(RasterError, match=r"has 4 page\(s\); page 5 was asked for"):
             bitmaps.region(doc, 4, None, 72)
+
+
+def test_png_rows_hold_the_trim_pixels_after_a_zero_filter_byte_and_give_rgb_pngs_file(fronts):
+    """``png_rows`` renders into PNG scanlines in place (issue 22): the reference is the plain RGB bitmap's
+    pixels (themselves render_pages' pixels, above) and rgb_png's file of them, byte for byte."""
+    from pipeline.common.pngfile import rgb_png, rgb_png_rows
+
+    with open_document(fronts) as doc, PageBitmaps(grey=False) as plain, PageBitmaps(grey=False, png_rows=True) as rows:
+        for index in range(len(doc)):
+            expected = np.array(plain.trim(doc, index, 96))
+            pixels = rows.trim(doc, index, 96)
+            assert rows.rows.shape == (480, 1 + 3 * 288) and np.shares_memory(pixels, rows.rows)
+            assert not rows.rows[:, 0].any() and np.array_equal(rows.rows[:, 1:].reshape(480, 288, 3), expected)
+            assert np.array_equal(pixels, expected)
+            assert rgb_png_rows(rows.rows) == rgb_png(expected)
+    assert PageBitmaps(grey=True, png_rows=True).rows is None  # grey bitmaps have no PNG rows

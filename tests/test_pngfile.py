@@ -144,3 +144,53 @@ def test_rgb_png_of_an_array_is_the_file_opaque_png_writes_for_its_image():
         assert np.array_equal(np.asarray(im), pixels)
     with pytest.raises(ValueError, match="not \\(height, width, 3\\) uint8"):
         rgb_png(pixels[:, :, 0])
+
+
+def test_rgb_png_rows_is_rgb_pngs_file_and_refuses_rows_that_are_not_scanlines():
+    """rgb_png_rows takes the scanlines rgb_png builds (the reference: rgb_png's file, decoded by Pillow too)."""
+    from pipeline.common.pngfile import rgb_png, rgb_png_rows
+
+    pixels = _card_like(3)
+    rows = np.zeros((788, 1 + 3 * 488), np.uint8)
+    rows[:, 1:] = pixels.reshape(788, -1)
+    assert rgb_png_rows(rows) == rgb_png(pixels)
+    with Image.open(io.BytesIO(rgb_png_rows(rows))) as im:
+        assert im.mode == "RGB" and np.array_equal(np.asarray(im), pixels)
+    for bad in (rows[:, :-1], rows[:, ::2], rows.astype(np.uint16)):
+        with pytest.raises(ValueError, match="not C-contiguous"):
+            rgb_png_rows(bad)
+    rows[7, 0] = 1
+    with pytest.raises(ValueError, match="filter byte"):
+        rgb_png_rows(rows)
+
+
+def test_rows_level_is_2_for_mostly_neutral_pixels_and_either_level_decodes_to_the_same_pixels():
+    """libdeflate level 2 for faces at least half neutral (R = G = B) in the sampled rows, else level 1
+    (issue 22); the reference for the pixels is the array given, decoded back by Pillow."""
+    from pipeline.common.pngfile import LEVEL, NEUTRAL_LEVEL, rgb_png_rows, rows_level
+
+    def scanlines(pixels):
+        rows = np.zeros((len(pixels), 1 + pixels.shape[1] * 3), np.uint8)
+        rows[:, 1:] = pixels.reshape(len(pixels), -1)
+        return rows
+
+    white = np.full((480, 288, 3), 255, np.uint8)
+    white[100:140, 20:260] = (40, 40, 40)  # a grey ink band: still neutral
+    brown = np.empty_like(white)
+    brown[...] = (140, 60, 40)
+    half = white.copy()
+    half[:, :143] = (140, 60, 40)  # 143 of 288 pixels a row coloured: 145 neutral, at least half
+    assert (LEVEL, NEUTRAL_LEVEL) == (1, 2)
+    assert [rows_level(scanlines(p)) for p in (white, brown, half)] == [2, 1, 2]
+    half[:, 143] = (140, 60, 40)  # 144 coloured, 144 neutral: half
+    assert rows_level(scanlines(half)) == 2
+    half[:, 144] = (140, 60, 40)
+    assert rows_level(scanlines(half)) == 1
+    for pixels in (white, brown, _card_like(5)):
+        rows = scanlines(pixels)
+        one, two = rgb_png_rows(rows, 1), rgb_png_rows(rows, 2)
+        for data in (one, two):
+            with Image.open(io.BytesIO(data)) as im:
+                assert im.mode == "RGB" and np.array_equal(np.asarray(im), pixels)
+    # fewer rows than the sample: every row is looked at
+    assert [rows_level(scanlines(p[:3])) for p in (white, brown)] == [2, 1]

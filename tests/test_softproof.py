@@ -98,3 +98,23 @@ def test_front_proof_and_archive_face_show_the_ground_as_fogra39_prints_it(deck_
     # pypdfium2's own CMYK conversion, which the proofs used before, shows another colour
     plain = render_page(fronts.path, 0, dpi=150).image.getpixel((2, 2))
     assert _hex(plain) != want
+
+
+def test_soft_proof_pages_are_libdeflate_level_1_of_the_rewritten_content(deck_dir, tmp_path):
+    """Each soft-proofed page's content is one Flate stream: libdeflate's level 1 (issue 22, in place of
+    zlib's level 6) of the colour rewrite of the print page's content, decoded back (by qpdf) to exactly it."""
+    import deflate
+
+    from pipeline.render.softproof import _rewrite_colours
+    from pipeline.render.targets import DEFAULT_TARGET, load_target
+
+    deck = load_game(deck_dir)
+    fronts = render_fronts(deck, tmp_path / "fronts.pdf").path
+    target = load_target(DEFAULT_TARGET)
+    with pikepdf.open(fronts) as cmyk, pikepdf.open(soft_proof_pdf(fronts, tmp_path / "soft.pdf")) as rgb:
+        for a, b in zip(cmyk.pages, rgb.pages):
+            contents = a.obj.Contents
+            source = b"\n".join(c.read_bytes() for c in contents) if isinstance(contents, pikepdf.Array) else contents.read_bytes()
+            rewritten = _rewrite_colours(source, target)
+            assert rewritten is not None and b.obj.Contents.read_bytes() == rewritten
+            assert b.obj.Contents.read_raw_bytes() == bytes(deflate.zlib_compress(rewritten, 1))

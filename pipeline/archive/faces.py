@@ -1,6 +1,6 @@
 """The archive's card face images: ``images/<card id>.png``, each card's first fronts page as it
 will print (the soft proof through the printing target's profile, :mod:`pipeline.render.softproof`),
-trim only, rasterised by PDFium and written by :func:`pipeline.common.pngfile.rgb_png`.
+trim only, rasterised by PDFium and written by :func:`pipeline.common.pngfile.rgb_png_rows`.
 
 :func:`planned_faces` gives every card's face (link and size) from the card layout alone, before the
 fronts exist: the build writes the card pages while the print stage runs and the faces after it
@@ -20,7 +20,7 @@ from PIL import Image
 from engine.model import Deck
 from pipeline.common.files import write_bytes
 from pipeline.common.layout import CardLayout, load_layout
-from pipeline.common.pngfile import rgb_png
+from pipeline.common.pngfile import rgb_png_rows, rows_level
 from pipeline.common.raster import open_document
 from pipeline.render.bitmaps import PageBitmaps
 from pipeline.render.softproof import soft_proof_bytes
@@ -91,20 +91,22 @@ def write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: 
                 faces[card_id] = Face(f"images/{card_id}.png", kept.width, kept.height)
     pages = [i for card_id, i in first.items() if card_id not in faces]
     if pages:
-        for i, pixels in zip(pages, _trim_pixels(proofed if proofed is not None else soft_proof_bytes(fronts_pdf, target), dpi, pages)):
+        for i, rows in zip(pages, _trim_rows(proofed if proofed is not None else soft_proof_bytes(fronts_pdf, target), dpi, pages)):
             card_id = page_ids[i]
-            write_bytes(out_dir / "images" / f"{card_id}.png", rgb_png(pixels))
-            faces[card_id] = Face(f"images/{card_id}.png", pixels.shape[1], pixels.shape[0])
+            write_bytes(out_dir / "images" / f"{card_id}.png", rgb_png_rows(rows, rows_level(rows)))
+            faces[card_id] = Face(f"images/{card_id}.png", (rows.shape[1] - 1) // 3, rows.shape[0])
     return {card_id: faces[card_id] for card_id in first if card_id in faces}
 
 
-def _trim_pixels(pdf: bytes, dpi: float, pages: Sequence[int]) -> Iterator[np.ndarray]:
+def _trim_rows(pdf: bytes, dpi: float, pages: Sequence[int]) -> Iterator[np.ndarray]:
     """The ``pages`` (0-based, ascending; those past the last page left out) of the soft-proofed fronts
-    ``pdf`` rendered at ``dpi``, trim only, as ``(height, width, 3)`` RGB arrays: the pixels
-    :func:`pipeline.render.softproof.soft_proof_pages` gives (PDFium's RGB render of each page cut to its
-    TrimBox, by the same calls: :class:`pipeline.render.bitmaps.PageBitmaps`), without the Pillow image the
-    PNG writer would copy them out of again. Each array is overwritten by the next (one bitmap for every
-    face). Raises RasterError for an unreadable PDF."""
-    with open_document(pdf) as doc, PageBitmaps(grey=False) as bitmaps:
+    ``pdf`` rendered at ``dpi``, trim only, as PNG scanlines: ``(height, 1 + 3 × width)`` arrays, each row
+    the filter byte 0 and the row's RGB pixels, the pixels :func:`pipeline.render.softproof.soft_proof_pages`
+    gives (PDFium's RGB render of each page cut to its TrimBox, by the same calls:
+    :class:`pipeline.render.bitmaps.PageBitmaps`), rendered in place in the rows
+    :func:`pipeline.common.pngfile.rgb_png_rows` deflates (issue 22: no Pillow image, no copy into PNG
+    rows). Each array is overwritten by the next (one bitmap for every face). Raises RasterError for an unreadable PDF."""
+    with open_document(pdf) as doc, PageBitmaps(grey=False, png_rows=True) as bitmaps:
         for i in (i for i in pages if 0 <= i < len(doc)):
-            yield bitmaps.trim(doc, i, dpi)
+            bitmaps.trim(doc, i, dpi)
+            yield bitmaps.rows

@@ -4,9 +4,10 @@ archive's card faces) and grey (the UV height maps).
 Pillow's PNG encoder picks a row filter for every row by trying all five (libpng's heuristic);
 that search is ~85 % of its time and Pillow cannot switch it off (issue 22, docs/speed.md).
 This writer gives every row filter type 0 ("None", PNG spec §9.2: the row's bytes as they are)
-and deflates the rows at level 1, the RGB files with libdeflate (the ``deflate`` package; its
-SIMD code paths only fill and rebase hash tables and compute checksums, so its output does not
-depend on the CPU; `lib/x86/matchfinder_impl.h`), the grey ones with zlib (below).
+and deflates the rows at level 1 (archive faces that are mostly neutral at level 2: :func:`rows_level`),
+the RGB files with libdeflate (the ``deflate`` package; its SIMD code paths, at either level, only
+fill and rebase hash tables and compute checksums, so its output does not depend on the CPU;
+`lib/x86/matchfinder_impl.h`), the grey ones with zlib (below).
 libdeflate against zlib, both level 1, CPU a file, best of 3: 40 shipped proofs (488 × 788 px)
 2.73 against 5.03 ms, 57.1 against 59.3 KiB; 60 archive faces (288 × 480 px) 0.90 against 1.80 ms,
 27.7 against 26.8 KiB. With zlib, measured on the shipped games' proofs (488 × 788 px,
@@ -76,6 +77,41 @@ def rgb_png(pixels: np.ndarray, level: int = LEVEL) -> bytes:
     rows = np.empty((height, 3 * width + 1), np.uint8)
     rows[:, 0] = 0  # filter type 0 on every row
     rows[:, 1:] = pixels.reshape(height, 3 * width)  # a view when each row's pixels are contiguous (a PDFium bitmap's are)
+    return rgb_png_rows(rows, level)
+
+
+#: The level for mostly neutral pixels (:func:`rows_level`): libdeflate's level 1 (its "fastest" matchfinder)
+#: deflates a run of one byte value at half its speed on other runs (a 288 × 480 white face 0.95 ms,
+#: one of a 3-byte colour 0.41 ms), its level 2 both at ~0.55 ms. A neutral pixel (R = G = B: white
+#: paper, black and grey ink) repeated is such a run, so the syn300 faces (all neutral) deflate in
+#: 0.80 ms at level 2 against 1.00 ms at level 1, 7 % smaller; the shipped games' (7-10 % neutral) in
+#: 0.62 at level 1 against 0.82 ms at level 2 (best of 5 a face, issue 22).
+NEUTRAL_LEVEL = 2
+#: How many rows :func:`rows_level` samples (evenly spaced): 14 µs a 288 × 480 face (16 rows: 25 µs).
+SAMPLED_ROWS = 8
+
+
+def rows_level(rows: np.ndarray) -> int:
+    """The faster libdeflate level for ``rows`` (PNG scanlines as :func:`rgb_png_rows` takes them):
+    :data:`NEUTRAL_LEVEL` when at least half the pixels of :data:`SAMPLED_ROWS` evenly spaced rows are
+    neutral (R = G = B), else :data:`LEVEL`. Either level's file decodes to the same pixels; the choice
+    depends on the pixels alone, so the same pixels give the same file."""
+    sample = rows[:: max(1, len(rows) // SAMPLED_ROWS), 1:]
+    pixels = sample.reshape(len(sample), -1, 3)
+    neutral = np.count_nonzero((pixels[..., 0] == pixels[..., 1]) & (pixels[..., 1] == pixels[..., 2]))
+    return NEUTRAL_LEVEL if 2 * neutral >= pixels.shape[0] * pixels.shape[1] else LEVEL
+
+
+def rgb_png_rows(rows: np.ndarray, level: int = LEVEL) -> bytes:
+    """The file :func:`rgb_png` writes, from its PNG scanlines: a C-contiguous ``(height, 1 + 3 × width)``
+    uint8 array, each row the filter type byte 0 then the row's RGB pixels (what
+    :class:`pipeline.render.bitmaps.PageBitmaps` renders into with ``png_rows``: no copy of the pixels).
+    Raises ValueError for another shape, type or layout, or a filter byte that is not 0."""
+    if rows.ndim != 2 or (rows.shape[1] - 1) % 3 or rows.dtype != np.uint8 or not rows.flags.c_contiguous:
+        raise ValueError(f"rgb_png_rows: a {rows.shape} {rows.dtype} array is not C-contiguous (height, 1 + 3 × width) uint8")
+    if rows[:, 0].any():
+        raise ValueError("rgb_png_rows: a row's filter byte is not 0")
+    height, width = rows.shape[0], (rows.shape[1] - 1) // 3
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, truecolour, deflate, filter 0, no interlace
     return _SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", deflate.zlib_compress(rows, level)) + _chunk(b"IEND", b"")
 

@@ -12,6 +12,10 @@ buffer for every page (issue 22, docs/speed.md: 0.96 → 0.84 ms a QR box, load,
 render; :meth:`PageBitmaps.close` frees the bitmap. The white fill is numpy's, not
 ``FPDFBitmap_FillRect``'s: the same bytes (255 in every byte of a grey or BGR bitmap for opaque
 white 0xFFFFFFFF), 0.01 against 0.14 ms a 288 × 480 face (PDFium fills a 3-byte bitmap pixel by pixel).
+With ``png_rows`` an RGB bitmap's rows are PNG scanlines (each after its filter byte, PDFium's stride
+one byte longer than the row), deflated as they are (:func:`pipeline.common.pngfile.rgb_png_rows`):
+the faces' render and PNG 1.76 -> 1.58 ms a face (the shipped games' 198, best of 3 alternated; no
+new 415 kB array a face to copy the rows into and fault in).
 """
 
 from __future__ import annotations
@@ -33,8 +37,13 @@ class PageBitmaps:
     """Renders page regions of one size into one bitmap: 8-bit grey (``grey=True``, arrays
     ``(height, width)``) or RGB (arrays ``(height, width, 3)``), both uint8, row 0 at the top."""
 
-    def __init__(self, grey: bool) -> None:
+    def __init__(self, grey: bool, png_rows: bool = False) -> None:
         self._grey = grey
+        self._png_rows = png_rows and not grey
+        #: With ``png_rows`` (RGB only): the ``(height, 1 + 3 × width)`` buffer the pixels lie in, each row
+        #: a PNG scanline (PNG spec §7.2: the filter type byte 0, then the row's RGB), for
+        #: :func:`pipeline.common.pngfile.rgb_png_rows`; the bitmap's stride is its row (no copy into PNG rows).
+        self.rows: np.ndarray | None = None
         self._format = pdfium_c.FPDFBitmap_Gray if grey else pdfium_c.FPDFBitmap_BGR
         self._flags = pdfium_c.FPDF_ANNOT | (pdfium_c.FPDF_GRAYSCALE if grey else pdfium_c.FPDF_REVERSE_BYTE_ORDER)
         self._size: tuple[int, int] | None = None
@@ -88,21 +97,33 @@ class PageBitmaps:
         if min(size) < 1:
             raise ValueError("Crop exceeds page dimensions")  # pypdfium2's words
         if size != self._size:
-            self.close()
-            self._pixels = np.empty((size[1], size[0]) if self._grey else (size[1], size[0], 3), np.uint8)
-            stride = size[0] * (1 if self._grey else 3)
-            self._bitmap = pdfium_c.FPDFBitmap_CreateEx(size[0], size[1], self._format,
-                                                        self._pixels.ctypes.data_as(ctypes.c_void_p), stride)
-            self._size = size
-        self._pixels.fill(255)  # opaque white: every byte 255, as FPDFBitmap_FillRect(0xFFFFFFFF) writes it
+            self._allocate(size)
+        if self.rows is not None:
+            self.rows.fill(255)
+            self.rows[:, 0] = 0  # the filter bytes, past each bitmap row's end: PDFium writes none of them
+        else:
+            self._pixels.fill(255)  # opaque white: every byte 255, as FPDFBitmap_FillRect(0xFFFFFFFF) writes it
         pdfium_c.FPDF_RenderPageBitmap(self._bitmap, page, -left, -top, full_w, full_h, 0, self._flags)
         return self._pixels
+
+    def _allocate(self, size: tuple[int, int]) -> None:
+        self.close()
+        width, height = size
+        if self._png_rows:
+            self.rows = np.empty((height, 1 + 3 * width), np.uint8)
+            self._pixels = self.rows[:, 1:].reshape(height, width, 3)  # a view: rows of 3 × width bytes, stride 1 + 3 × width
+            buffer, stride = self.rows.ctypes.data + 1, 1 + 3 * width
+        else:
+            self._pixels = np.empty((height, width) if self._grey else (height, width, 3), np.uint8)
+            buffer, stride = self._pixels.ctypes.data, width * (1 if self._grey else 3)
+        self._bitmap = pdfium_c.FPDFBitmap_CreateEx(width, height, self._format, ctypes.c_void_p(buffer), stride)
+        self._size = size
 
     def close(self) -> None:
         """Free the bitmap (its pixels are numpy's); the next render makes a new one."""
         if self._bitmap is not None:
             pdfium_c.FPDFBitmap_Destroy(self._bitmap)
-        self._bitmap = self._pixels = self._size = None
+        self._bitmap = self._pixels = self._size = self.rows = None
 
     def __enter__(self) -> PageBitmaps:
         return self
