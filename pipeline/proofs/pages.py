@@ -19,7 +19,10 @@ from typing import Iterator, Sequence
 import pypdfium2 as pdfium
 from PIL import Image
 
+from pipeline.common.pngfile import rgb_png_rows, rows_level
 from pipeline.common.raster import PageRaster, RasterError, open_document
+from pipeline.proofs.canvas import PageCanvas
+from pipeline.render.bitmaps import PageBitmaps
 from pipeline.render.softproof import soft_proof_bytes
 
 
@@ -54,3 +57,27 @@ def proof_pages(pdf: str | Path, dpi: float, target: str | None = None, proofed:
     with open_document(data) as doc:  # a whole PDF's bytes open as a path does
         for index in range(len(doc)) if pages is None else (i for i in pages if 0 <= i < len(doc)):
             yield _raster(doc[index], dpi)
+
+
+def proof_canvases(pdf: str | Path, dpi: float, target: str | None = None, proofed: bytes | None = None,
+                   pages: Sequence[int] | None = None) -> Iterator[PageRaster]:
+    """:func:`proof_pages` without a Pillow image: each page rendered into one reused buffer of PNG
+    scanlines (:class:`pipeline.render.bitmaps.PageBitmaps`, ``png_rows``; the RGB pixels PDFium's 3-byte
+    render gives, which are its RGBx render's), and its raster's ``image`` a
+    :class:`~pipeline.proofs.canvas.PageCanvas` over them, to composite onto and hand to :func:`canvas_png`.
+    Valid until the next page is asked for. Same arguments, order, sizes, trim origins and errors as
+    :func:`proof_pages`."""
+    data = proofed if proofed is not None else soft_proof_bytes(pdf, target)
+    scale = dpi / 72
+    with open_document(data) as doc, PageBitmaps(grey=False, png_rows=True) as bitmaps:
+        for index in range(len(doc)) if pages is None else (i for i in pages if 0 <= i < len(doc)):
+            pixels, (left, bottom, right, top), height = bitmaps.whole(doc, index, dpi)
+            canvas = PageCanvas(pixels, bitmaps.rows)
+            yield PageRaster(canvas, dpi, (left * scale, (height - top) * scale), (right - left, top - bottom))
+
+
+def canvas_png(canvas: PageCanvas) -> bytes:
+    """The PNG file of a :func:`proof_canvases` page as it is now: :func:`pipeline.common.pngfile.opaque_png`'s
+    file for the same pixels or one that decodes to them (the level :func:`~pipeline.common.pngfile.rows_level`
+    picks), deflated from the scanlines where the pixels lie."""
+    return rgb_png_rows(canvas.rows, rows_level(canvas.rows))

@@ -37,9 +37,8 @@ from engine.model import Card, Deck, Provenance
 from pipeline.archive.site import environment
 from pipeline.common.files import write_bytes, write_text
 from pipeline.common.layout import Box, CardLayout, load_layout
-from pipeline.common.pngfile import opaque_png
 from pipeline.common.raster import PageRaster
-from pipeline.proofs.pages import proof_pages
+from pipeline.proofs.pages import canvas_png, proof_canvases
 from pipeline.render.card import Sheet, art_box, prints_placeholder_art
 from pipeline.render.style import design_for
 
@@ -210,9 +209,9 @@ def write_front_proofs(deck: Deck, blocks: dict[str, BrailleBlock], fronts_pdf: 
     pages = [i for i, cid in enumerate(ids) if cid in wanted and cid in cards]
     sheet = _sheet(layout)
     written: dict[str, Path] = {}
-    for card_id, raster in zip([ids[i] for i in pages], proof_pages(fronts_pdf, dpi, target, proofed, pages=pages)):
-        _proof_onto(raster.image, raster, deck, cards[card_id], blocks.get(card_id), sheet)  # the page's own RGBA copy
-        written[card_id] = write_bytes(out_dir / "fronts" / f"{card_id}.png", opaque_png(raster.image))
+    for card_id, raster in zip([ids[i] for i in pages], proof_canvases(fronts_pdf, dpi, target, proofed, pages=pages)):
+        _proof_onto(raster.image, raster, deck, cards[card_id], blocks.get(card_id), sheet)  # in the PNG scanlines
+        written[card_id] = write_bytes(out_dir / "fronts" / f"{card_id}.png", canvas_png(raster.image))
     missing = sorted(wanted - set(written))
     if missing:
         raise ProofError(f"{fronts_pdf} has no page for card(s) {', '.join(missing[:5])}")
@@ -225,8 +224,8 @@ def write_back_proofs(deck: Deck, backs_pdf: str | Path, out_dir: str | Path, pa
     default the deck's backs in order, :func:`engine.backs.deck_faces`); returns paths by back id.
     ``proofed``: the soft proof of ``backs_pdf`` when already made."""
     ids = list(page_ids) if page_ids is not None else list(deck_faces(deck))
-    return {cid: write_bytes(Path(out_dir) / "backs" / f"{cid}.png", opaque_png(r.image))
-            for cid, r in zip(ids, proof_pages(backs_pdf, dpi, target, proofed))}
+    return {cid: write_bytes(Path(out_dir) / "backs" / f"{cid}.png", canvas_png(r.image))
+            for cid, r in zip(ids, proof_canvases(backs_pdf, dpi, target, proofed))}
 
 
 def write_contact_sheet(deck: Deck, out_dir: str | Path, findings: Iterable[Finding] = (), title: str | None = None) -> Path:

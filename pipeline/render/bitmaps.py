@@ -1,4 +1,4 @@
-"""Page renders into one reused PDFium bitmap, by PDFium's C calls: the QR check's grey boxes
+"""Page renders into one reused PDFium bitmap, by PDFium's C calls: the QR check's grey boxes, the proofs' pages
 (:func:`pipeline.qr.codes.verify_qr`) and the archive's RGB faces (:mod:`pipeline.archive.faces`).
 
 :class:`PageBitmaps` makes the calls, flags and arithmetic of pypdfium2's ``PdfPage.render(scale,
@@ -71,12 +71,19 @@ class PageBitmaps:
         page = self._load(document, index)
         try:
             width, height = pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page)
-            box = [ctypes.c_float() for _ in range(4)]
-            if not (pdfium_c.FPDFPage_GetTrimBox(page, *box) or pdfium_c.FPDFPage_GetCropBox(page, *box)
-                    or pdfium_c.FPDFPage_GetMediaBox(page, *box)):
-                box = [ctypes.c_float(v) for v in (0.0, 0.0, width, height)]
-            left, bottom, right, top = (v.value for v in box)
+            left, bottom, right, top = _trim_box(page, width, height)
             return self._render(page, width, height, (left, bottom, width - right, height - top), dpi)
+        finally:
+            pdfium_c.FPDF_ClosePage(page)
+
+    def whole(self, document: PdfDocument, index: int, dpi: float) -> tuple[np.ndarray, tuple[float, float, float, float], float]:
+        """Page ``index`` (0-based) at ``dpi``, uncut (bleed and all), with its TrimBox ``(left, bottom, right,
+        top)`` in pt (as :meth:`trim` finds it) and its height in pt: the pixels, box and height pypdfium2's
+        ``render`` and ``get_trimbox`` give. Raises RasterError when PDFium cannot load the page."""
+        page = self._load(document, index)
+        try:
+            width, height = pdfium_c.FPDF_GetPageWidthF(page), pdfium_c.FPDF_GetPageHeightF(page)
+            return self._render(page, width, height, (0.0, 0.0, 0.0, 0.0), dpi), _trim_box(page, width, height), height
         finally:
             pdfium_c.FPDF_ClosePage(page)
 
@@ -130,3 +137,13 @@ class PageBitmaps:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _trim_box(page, width: float, height: float) -> tuple[float, float, float, float]:
+    """A loaded page's TrimBox, else its CropBox, else its MediaBox, else ``(0, 0, width, height)``, in pt."""
+    box = [ctypes.c_float() for _ in range(4)]
+    if not (pdfium_c.FPDFPage_GetTrimBox(page, *box) or pdfium_c.FPDFPage_GetCropBox(page, *box)
+            or pdfium_c.FPDFPage_GetMediaBox(page, *box)):
+        return 0.0, 0.0, width, height
+    left, bottom, right, top = (v.value for v in box)
+    return left, bottom, right, top
