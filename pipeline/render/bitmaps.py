@@ -1,5 +1,6 @@
-"""Page renders into one reused PDFium bitmap, by PDFium's C calls: the QR check's grey boxes, the proofs' pages
-(:func:`pipeline.qr.codes.verify_qr`) and the archive's RGB faces (:mod:`pipeline.archive.faces`).
+"""Page renders into one reused PDFium bitmap, by PDFium's C calls: the QR check's grey boxes
+(:func:`pipeline.qr.codes.verify_qr`), the archive's RGB faces (:mod:`pipeline.archive.faces`) and the
+proofs' pages (:func:`pipeline.proofs.pages.proof_canvases`).
 
 :class:`PageBitmaps` makes the calls, flags and arithmetic of pypdfium2's ``PdfPage.render(scale,
 crop, ...)`` (what :mod:`pipeline.common.raster` calls), so it gives the same pixels: each page
