@@ -345,3 +345,24 @@ def test_height_map_clips_dots_at_the_edge_and_keeps_the_higher_of_overlapping_d
         want.paste(ImageChops.lighter(want.crop(box), tile), box)
     assert got.mode == "L" and got.tobytes() == want.tobytes()
     assert got.getpixel((0, 0)) == 255 and got.getpixel((c + 1, 0)) == 0  # the corner dot, clipped to its quarter
+
+
+def test_height_map_blank_rows_are_the_rows_without_a_grey(mini):
+    """_drawn's blank rows (from where dots were drawn) against a scan of its pixels (the reference), on the mini
+    game's cards, a dot clipped at the corner and an empty block; the PNG is then the bytes of a scanned one."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from pipeline.common.pngfile import grey_png
+    from pipeline.render.uv.heightmap import _drawn
+
+    _, blocks = mini
+    corner = SimpleNamespace(dots=lambda: [SimpleNamespace(x=-3.0, y=-3.0), SimpleNamespace(x=20.0, y=30.0)],
+                             profile=SimpleNamespace(dot_base=1.44, dot_height=0.48))
+    empty = SimpleNamespace(dots=lambda: [], profile=corner.profile)
+    for block in [*blocks.values(), corner, empty]:
+        for dpi in (150, 600):
+            pixels, blank = _drawn(block, dpi, 0.48)
+            assert np.array_equal(blank, pixels.max(axis=1) == 0)
+            assert grey_png(pixels, dpi, blank_rows=blank) == grey_png(pixels, dpi)

@@ -82,13 +82,20 @@ def height_pixels(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: C
     dots overlap and a lower grey won, the higher is maxed in (``numpy.maximum.at``). The same pixels as
     Pillow's crop, ``ImageChops.lighter`` and paste per dot (maxing a 0 into a grey changes nothing).
     """
+    return _drawn(block, dpi, full_scale_mm, layout, sprite)[0]
+
+
+def _drawn(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: CardLayout | None = None,
+           sprite: tuple[Image.Image, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`height_pixels` and which of its rows are all zero (a bool per row): those no dot's
+    non-zero sprite pixel was written to, as every grey written is above 0 (for :func:`~pipeline.common.pngfile.grey_png`)."""
     layout = layout or load_layout()
     b = layout.bleed
     width, height = round((layout.trim.width + 2 * b) / 72 * dpi), round((layout.trim.height + 2 * b) / 72 * dpi)
-    pixels = np.zeros((height, width), dtype=np.uint8)
+    pixels, blank = np.zeros((height, width), dtype=np.uint8), np.ones(height, bool)
     dots = block.dots()
     if not dots:
-        return pixels
+        return pixels, blank
     if sprite is None:
         dv, du, offsets, grey, reach = _dome_offsets(block.profile.dot_base, block.profile.dot_height, full_scale_mm, dpi, width)
     else:
@@ -103,12 +110,15 @@ def height_pixels(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: C
         ys, xs = centres[:, :1] + dv, centres[:, 1:] + du
         inside = (ys >= 0) & (ys < height) & (xs >= 0) & (xs < width)
         at, values = at[inside], np.broadcast_to(grey, inside.shape)[inside]
+        blank[at // width] = False
+    else:  # every sprite row of every dot lies on the image, with the sprite's centre column
+        blank[(centres[:, :1] + np.unique(dv)).ravel()] = False
     flat = pixels.reshape(-1)
     flat[at] = values  # one of the greys written to a pixel lands there
     lower = flat[at] < values
     if lower.any():  # overlapping domes where a lower grey landed: max the higher ones in
         np.maximum.at(flat, at[lower], np.broadcast_to(values, lower.shape)[lower])
-    return pixels
+    return pixels, blank
 
 
 def height_map(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: CardLayout | None = None,
@@ -136,8 +146,8 @@ def write_height_maps(blocks: dict[str, BrailleBlock], card_ids: list[str], fold
         if keep is not None and keep(f"{cid}.png", (block, dpi, full_scale_mm, layout)):
             paths.append(Path(folder) / f"{cid}.png")
             continue
-        pixels = height_pixels(block, dpi, full_scale_mm, layout)  # its dome drawn once (_dome_offsets)
+        pixels, blank = _drawn(block, dpi, full_scale_mm, layout)  # its dome drawn once (_dome_offsets)
         text = (f"height map of card {cid}; grey 255 = {full_scale_mm:g} mm, 0 = card surface; "
                 f"{dpi} dpi, pixel (0,0) at the bleed's top-left")
-        paths.append(write_bytes(Path(folder) / f"{cid}.png", grey_png(pixels, dpi, {"deckpress": text})))
+        paths.append(write_bytes(Path(folder) / f"{cid}.png", grey_png(pixels, dpi, {"deckpress": text}, blank_rows=blank)))
     return paths
