@@ -173,3 +173,12 @@ def test_adler_combine_is_the_adler_of_the_joined_bytes():
     for n1, n2 in ((0, 5), (1, 0), (70000, 3), (9, 200000)):
         first, second = rng.integers(0, 256, n1, dtype=np.uint8).tobytes(), rng.integers(0, 256, n2, dtype=np.uint8).tobytes()
         assert _adler_combine(zlib.adler32(first), zlib.adler32(second), n2) == zlib.adler32(first + second)
+
+
+def test_libdeflates_adler32_is_zlibs():
+    """The run cache's checksum (libdeflate's adler32) against zlib.adler32, the reference, zeros and noise."""
+    import deflate
+
+    rng = np.random.default_rng(9)
+    for data in (b"", bytes(17604), rng.integers(0, 256, 200003, dtype=np.uint8).tobytes()):
+        assert deflate.adler32(data) == zlib.adler32(data)
