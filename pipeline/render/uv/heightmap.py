@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from pipeline.braille.layout import BrailleBlock
 
 MM_PER_INCH = 25.4
+_YX = attrgetter("y", "x")
 
 
 def dome_sprite(base_mm: float, height_mm: float, full_scale_mm: float, dpi: int) -> tuple[Image.Image, int]:
@@ -74,6 +77,12 @@ def _dome_offsets(base_mm: float, height_mm: float, full_scale_mm: float, dpi: i
     return _sprite_pixels(tile, c, width)
 
 
+@lru_cache(maxsize=64)
+def _dome_rows(base_mm: float, height_mm: float, full_scale_mm: float, dpi: int, width: int) -> np.ndarray:
+    """The distinct row offsets of :func:`_dome_offsets`' pixels (``numpy.unique`` took ~15 µs a card)."""
+    return np.unique(_dome_offsets(base_mm, height_mm, full_scale_mm, dpi, width)[0])
+
+
 def height_pixels(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: CardLayout | None = None,
                   sprite: tuple[Image.Image, int] | None = None) -> np.ndarray:
     """The card's height map as a 2-D uint8 array, row 0 at the top (see the module docs).
@@ -97,12 +106,16 @@ def _drawn(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: CardLayo
     if not dots:
         return pixels, blank
     if sprite is None:
-        dv, du, offsets, grey, reach = _dome_offsets(block.profile.dot_base, block.profile.dot_height, full_scale_mm, dpi, width)
+        geometry = (block.profile.dot_base, block.profile.dot_height, full_scale_mm, dpi, width)
+        (dv, du, offsets, grey, reach), sprite_rows = _dome_offsets(*geometry), _dome_rows(*geometry)
     else:
         dv, du, offsets, grey, reach = _sprite_pixels(*sprite, width)
+        sprite_rows = np.unique(dv)
     bleed_mm = pt_to_mm(layout.bleed)
     # dot_pixel's arithmetic in the same order on every dot at once; each top on the pixel holding its centre
-    centres = np.floor((bleed_mm + np.array([(d.y, d.x) for d in dots])) * dpi / MM_PER_INCH).astype(np.intp)
+    # (the centres' floats read by attrgetter into a flat array: 7 against 11 µs for a list of tuples)
+    yx = np.fromiter(chain.from_iterable(map(_YX, dots)), float, 2 * len(dots)).reshape(-1, 2)
+    centres = np.floor((bleed_mm + yx) * dpi / MM_PER_INCH).astype(np.intp)
     (top, left), (bottom, right) = centres.min(axis=0), centres.max(axis=0)
     at = (centres[:, 0] * width + centres[:, 1])[:, None] + offsets  # (dots, sprite pixels), into the flat image
     values = grey
@@ -112,7 +125,7 @@ def _drawn(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: CardLayo
         at, values = at[inside], np.broadcast_to(grey, inside.shape)[inside]
         blank[at // width] = False
     else:  # every sprite row of every dot lies on the image, with the sprite's centre column
-        blank[(centres[:, :1] + np.unique(dv)).ravel()] = False
+        blank[(centres[:, :1] + sprite_rows).ravel()] = False
     flat = pixels.reshape(-1)
     flat[at] = values  # one of the greys written to a pixel lands there
     lower = flat[at] < values
