@@ -366,3 +366,27 @@ def test_height_map_blank_rows_are_the_rows_without_a_grey(mini):
             pixels, blank = _drawn(block, dpi, 0.48)
             assert np.array_equal(blank, pixels.max(axis=1) == 0)
             assert grey_png(pixels, dpi, blank_rows=blank) == grey_png(pixels, dpi)
+
+
+def test_height_map_png_from_remembered_runs_is_the_png_of_its_pixels(mini, monkeypatch):
+    """_map_png (runs drawn and deflated once per dots, issue 22) against grey_png of height_pixels (the whole map
+    drawn and encoded: the reference), byte for byte, on the mini game's cards at 150 and 600 dpi, first with
+    empty caches, then with every run remembered; and for a card with a dot off the bleed or none (drawn whole)."""
+    from types import SimpleNamespace
+
+    from pipeline.common import pngfile
+    from pipeline.common.layout import load_layout
+    from pipeline.render.uv import heightmap
+
+    layout, (_, blocks) = load_layout(), mini
+    edge = SimpleNamespace(dots=lambda: [SimpleNamespace(x=-3.0, y=-3.0), SimpleNamespace(x=20.0, y=30.0)],
+                           profile=SimpleNamespace(dot_base=1.44, dot_height=0.48))
+    empty = SimpleNamespace(dots=lambda: [], profile=edge.profile)
+    monkeypatch.setattr(pngfile, "RUN_CACHE_BYTES", 0)  # the reference encodes every run afresh
+    for dpi in (150, 600):
+        monkeypatch.setattr(heightmap, "_DOT_RUNS", heightmap.OrderedDict())
+        for _ in range(2):  # cold, then warm
+            for block in [*blocks.values(), edge, empty]:
+                want = pngfile.grey_png(heightmap.height_pixels(block, dpi, 0.48, layout), dpi, {"deckpress": "t"})
+                assert heightmap._map_png(block, dpi, 0.48, layout, "t") == want
+        assert len(heightmap._DOT_RUNS) > 0

@@ -31,7 +31,7 @@ import struct
 import zlib
 from collections import OrderedDict
 from functools import lru_cache
-from typing import Mapping
+from typing import Callable, Mapping
 
 import deflate
 import numpy as np
@@ -105,13 +105,18 @@ MIN_BLANK_RUN = 8192
 
 
 def _runs(pixels: np.ndarray, blank: np.ndarray | None = None) -> list[tuple[int, int, bool]]:
-    """``(start, end, blank)`` row runs covering ``pixels``: blank runs all zero and at least
-    :data:`MIN_BLANK_RUN` bytes (filter bytes included), the others between them. ``blank``: which rows
-    are all zero when the caller knows (:func:`grey_png`), else found from the pixels."""
+    """:func:`row_runs` of ``pixels``; ``blank`` (which rows are all zero) found from the pixels when not given."""
     if blank is None:
         blank = pixels.max(axis=1) == 0 if pixels.size else np.ones(len(pixels), bool)
-    edges = [0, *(np.flatnonzero(blank[1:] != blank[:-1]) + 1).tolist(), len(pixels)]
-    shortest = -(-MIN_BLANK_RUN // (pixels.shape[1] + 1))
+    return row_runs(pixels.shape[1], blank)
+
+
+def row_runs(width: int, blank: np.ndarray) -> list[tuple[int, int, bool]]:
+    """``(start, end, blank)`` row runs covering an image ``width`` pixels wide whose all-zero rows are ``blank``
+    (a bool per row): blank runs all zero and at least :data:`MIN_BLANK_RUN` bytes (filter bytes included), the
+    others between them (every row of those not blank has a pixel above 0 or lies between such rows)."""
+    edges = [0, *(np.flatnonzero(blank[1:] != blank[:-1]) + 1).tolist(), len(blank)]
+    shortest = -(-MIN_BLANK_RUN // (width + 1))
     runs: list[tuple[int, int, bool]] = []
     for start, end in zip(edges, edges[1:]):
         if end == start:
@@ -134,8 +139,10 @@ RUN_CACHE_BYTES = 8 << 20
 _cached_bytes = [0]
 
 
-def _run_deflated(rows: np.ndarray, level: int) -> tuple[bytes, int]:
-    """:func:`_deflated` of ``rows`` and their adler-32 (from 1, RFC 1950 §8.2), from :data:`_RUN_CACHE` when seen before."""
+def run_deflated(rows: np.ndarray, level: int = LEVEL, remember: bool = True) -> tuple[bytes, int]:
+    """:func:`_deflated` of ``rows`` (2-D uint8, each row's filter byte first) and their adler-32 (from 1, RFC 1950 §8.2),
+    from :data:`_RUN_CACHE` when seen before (and left there unless ``remember`` is False: a caller keeping
+    its own): a run's piece for :func:`grey_png_of_runs`."""
     data = rows.tobytes()
     adler = deflate.adler32(data)  # libdeflate's: the same checksum, 0.3 against zlib's 5.3 µs for 17.6 kB
     key = (len(data), adler, level)
@@ -144,7 +151,7 @@ def _run_deflated(rows: np.ndarray, level: int) -> tuple[bytes, int]:
         _RUN_CACHE.move_to_end(key)
         return hit[1], adler
     deflated = _deflated(data, level)
-    if hit is None and len(data) <= RUN_CACHE_BYTES:
+    if remember and hit is None and len(data) <= RUN_CACHE_BYTES:
         _RUN_CACHE[key] = (data, deflated)
         _cached_bytes[0] += len(data)
         while _cached_bytes[0] > RUN_CACHE_BYTES:
@@ -160,22 +167,33 @@ def _adler_combine(first: int, second: int, length: int) -> int:
 
 
 def _zlib_rows(pixels: np.ndarray, level: int, blank: np.ndarray | None = None) -> bytes:
-    """The zlib stream (RFC 1950) of ``pixels``' rows (2-D uint8), each prefixed with filter type 0: each
-    blank run (:func:`_runs`) from :func:`_zeros_deflated`, each other run deflated on its own (:func:`_run_deflated`);
-    the adler-32 (RFC 1950 §8.2) of a blank run worked out (``a`` stays, ``b`` grows by ``n · a``), of the rest combined."""
+    """The zlib stream (RFC 1950) of ``pixels``' rows (2-D uint8), each prefixed with filter type 0 (:func:`_zlib_runs`)."""
     width = pixels.shape[1] + 1
+
+    def deflated(start: int, end: int) -> tuple[bytes, int]:
+        rows = np.zeros((end - start, width), np.uint8)
+        rows[:, 1:] = pixels[start:end]
+        return run_deflated(rows, level)
+
+    return _zlib_runs(pixels.shape[1], _runs(pixels, blank), deflated, level)
+
+
+def _zlib_runs(width: int, runs: list[tuple[int, int, bool]], deflated: Callable[[int, int], tuple[bytes, int]],
+               level: int) -> bytes:
+    """The zlib stream (RFC 1950) of rows ``width`` pixels wide in ``runs`` (:func:`row_runs`): each blank run from
+    :func:`_zeros_deflated`, each other from ``deflated(start, end)`` (:func:`run_deflated` of its rows); the adler-32
+    (RFC 1950 §8.2) of a blank run worked out (``a`` stays, ``b`` grows by ``n · a``), of the rest combined."""
+    width += 1
     pieces, adler = [_ZLIB_HEADER[level]], 1
-    for start, end, empty in _runs(pixels, blank):
+    for start, end, empty in runs:
         if empty:
             pieces.append(_zeros_deflated((end - start) * width, level))
             a, b = adler & 0xFFFF, adler >> 16
             adler = ((b + (end - start) * width * a) % 65521) << 16 | a
         else:
-            rows = np.zeros((end - start, width), np.uint8)
-            rows[:, 1:] = pixels[start:end]
-            deflated, own = _run_deflated(rows, level)
-            pieces.append(deflated)
-            adler = _adler_combine(adler, own, rows.size)
+            blocks, own = deflated(start, end)
+            pieces.append(blocks)
+            adler = _adler_combine(adler, own, (end - start) * width)
     pieces += [_FINAL_BLOCK, struct.pack(">I", adler)]
     return b"".join(pieces)
 
@@ -203,13 +221,27 @@ def grey_png(image: Image.Image | np.ndarray, dpi: int | None = None, text: Mapp
     if pixels.ndim != 2 or pixels.dtype != np.uint8:
         raise ValueError(f"grey_png: a {pixels.ndim}-D {pixels.dtype} array is not an 8-bit grey image")
     height, width = pixels.shape
+    return _grey_file(width, height, _zlib_rows(pixels, level, blank_rows), dpi, text)
+
+
+def grey_png_of_runs(width: int, height: int, blank: np.ndarray, deflated: Callable[[int, int], tuple[bytes, int]],
+                     dpi: int | None = None, text: Mapping[str, str] | None = None, level: int = LEVEL) -> bytes:
+    """The file :func:`grey_png` writes for a ``width`` × ``height`` image whose all-zero rows are ``blank`` (a bool
+    per row, as its ``blank_rows``), from the caller's pieces: ``deflated(start, end)`` gives, for each run of rows
+    not blank (:func:`row_runs`), :func:`run_deflated` of those rows (each prefixed with its filter byte 0), e.g.
+    remembered by what drew them (:mod:`pipeline.render.uv.heightmap`: the dots). Same pieces, same bytes."""
+    return _grey_file(width, height, _zlib_runs(width, row_runs(width, blank), deflated, level), dpi, text)
+
+
+def _grey_file(width: int, height: int, idat: bytes, dpi: int | None, text: Mapping[str, str] | None) -> bytes:
+    """The PNG file of an 8-bit grey image around its zlib stream ``idat`` (chunks as :func:`grey_png` says)."""
     chunks = [_SIGNATURE, _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))]  # 8 bits, grey
     for key, value in (text or {}).items():
         chunks.append(_text_chunk(key, value))
     if dpi is not None:
         per_metre = int(dpi / 0.0254 + 0.5)
         chunks.append(_chunk(b"pHYs", struct.pack(">IIB", per_metre, per_metre, 1)))  # unit 1: the metre
-    chunks += [_chunk(b"IDAT", _zlib_rows(pixels, level, blank_rows)), _chunk(b"IEND", b"")]
+    chunks += [_chunk(b"IDAT", idat), _chunk(b"IEND", b"")]
     return b"".join(chunks)
 
 
