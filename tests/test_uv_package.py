@@ -390,3 +390,19 @@ def test_height_map_png_from_remembered_runs_is_the_png_of_its_pixels(mini, monk
                 want = pngfile.grey_png(heightmap.height_pixels(block, dpi, 0.48, layout), dpi, {"deckpress": "t"})
                 assert heightmap._map_png(block, dpi, 0.48, layout, "t") == want
         assert len(heightmap._DOT_RUNS) > 0
+
+
+def test_height_map_remembered_runs_stay_within_their_bytes(mini, monkeypatch):
+    """With room for a few runs only, the oldest are dropped and the maps are still grey_png's of their pixels."""
+    from pipeline.common import pngfile
+    from pipeline.common.layout import load_layout
+    from pipeline.render.uv import heightmap
+
+    layout, (_, blocks) = load_layout(), mini
+    monkeypatch.setattr(heightmap, "_DOT_RUNS", heightmap.OrderedDict())
+    monkeypatch.setattr(heightmap, "_kept_bytes", [0])
+    monkeypatch.setattr(heightmap, "DOT_RUNS_BYTES", 6000)
+    for block in list(blocks.values()) * 2:
+        assert heightmap._map_png(block, 150, 0.48, layout, "t") == pngfile.grey_png(heightmap.height_pixels(block, 150, 0.48, layout), 150, {"deckpress": "t"})
+        assert heightmap._kept_bytes[0] == sum(len(k[3]) + len(v[0]) for k, v in heightmap._DOT_RUNS.items())
+        assert heightmap._kept_bytes[0] <= 6000 or len(heightmap._DOT_RUNS) == 1

@@ -155,9 +155,10 @@ def _off_image(centres: np.ndarray, reach: int, width: int, height: int) -> bool
 #: Deflated runs of a map's rows (:func:`pipeline.common.pngfile.run_deflated`) by what drew them: the dome
 #: geometry, the map's width, the run's height and its dots' top pixels relative to the run's first row. A
 #: braille line recurs from card to card (a keyword, a class name), and then is neither drawn nor deflated
-#: again. Least recently used first, :data:`DOT_RUNS_KEPT` entries at most (~2 kB each at 150 dpi).
+#: again. Least recently used first, :data:`DOT_RUNS_BYTES` of keys and blocks at most (~2 kB a run at 150 dpi).
 _DOT_RUNS: OrderedDict[tuple, tuple[bytes, int]] = OrderedDict()
-DOT_RUNS_KEPT = 2048
+DOT_RUNS_BYTES = 4 << 20
+_kept_bytes = [0]
 
 
 def _map_png(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: CardLayout, text: str) -> bytes:
@@ -188,8 +189,10 @@ def _map_png(block: BrailleBlock, dpi: int, full_scale_mm: float, layout: CardLa
         rows = np.zeros((end - start, width + 1), np.uint8)  # column 0: each row's filter byte, 0
         _scatter(rows.reshape(-1), (chosen[:, 0] * (width + 1) + chosen[:, 1] + 1)[:, None] + offsets, grey)
         hit = _DOT_RUNS[key] = run_deflated(rows, remember=False)
-        if len(_DOT_RUNS) > DOT_RUNS_KEPT:
-            _DOT_RUNS.popitem(last=False)
+        _kept_bytes[0] += len(key[3]) + len(hit[0])
+        while _kept_bytes[0] > DOT_RUNS_BYTES and len(_DOT_RUNS) > 1:
+            (*_, dropped), (blocks, _) = _DOT_RUNS.popitem(last=False)
+            _kept_bytes[0] -= len(dropped) + len(blocks)
         return hit
 
     return grey_png_of_runs(width, height, blank, deflated, dpi, {"deckpress": text})
