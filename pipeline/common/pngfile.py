@@ -134,8 +134,9 @@ def row_runs(width: int, blank: np.ndarray) -> list[tuple[int, int, bool]]:
 #: braille lines recur from card to card (a keyword, a class name: syn2000's 9,333 runs hold 2,015 distinct, the
 #: shipped games' 1,156 hold 439). Least recently used first; :data:`RUN_CACHE_BYTES` of rows at most.
 _RUN_CACHE: OrderedDict[tuple[int, int, int], tuple[bytes, bytes]] = OrderedDict()
-#: The rows' bytes the cache holds at most (~470 runs of a 150 dpi map's braille line, 17.6 kB each; ~30 at 600 dpi).
-RUN_CACHE_BYTES = 8 << 20
+#: The rows' bytes the cache holds at most (~115 runs of a 150 dpi map's braille line, 17.6 kB each). The height
+#: maps remember their runs by their dots (:mod:`pipeline.render.uv.heightmap`): this one serves other callers.
+RUN_CACHE_BYTES = 2 << 20
 _cached_bytes = [0]
 
 

@@ -227,4 +227,6 @@ def write_height_maps(blocks: dict[str, BrailleBlock], card_ids: list[str], fold
         text = (f"height map of card {cid}; grey 255 = {full_scale_mm:g} mm, 0 = card surface; "
                 f"{dpi} dpi, pixel (0,0) at the bleed's top-left")
         paths.append(write_bytes(Path(folder) / f"{cid}.png", _map_png(block, dpi, full_scale_mm, layout, text)))
+    _DOT_RUNS.clear()  # the deck's runs are not held through the rest of the build (issue 22: memory)
+    _kept_bytes[0] = 0
     return paths
