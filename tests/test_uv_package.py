@@ -345,3 +345,64 @@ def test_height_map_clips_dots_at_the_edge_and_keeps_the_higher_of_overlapping_d
         want.paste(ImageChops.lighter(want.crop(box), tile), box)
     assert got.mode == "L" and got.tobytes() == want.tobytes()
     assert got.getpixel((0, 0)) == 255 and got.getpixel((c + 1, 0)) == 0  # the corner dot, clipped to its quarter
+
+
+def test_height_map_blank_rows_are_the_rows_without_a_grey(mini):
+    """_drawn's blank rows (from where dots were drawn) against a scan of its pixels (the reference), on the mini
+    game's cards, a dot clipped at the corner and an empty block; the PNG is then the bytes of a scanned one."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from pipeline.common.pngfile import grey_png
+    from pipeline.render.uv.heightmap import _drawn
+
+    _, blocks = mini
+    corner = SimpleNamespace(dots=lambda: [SimpleNamespace(x=-3.0, y=-3.0), SimpleNamespace(x=20.0, y=30.0)],
+                             profile=SimpleNamespace(dot_base=1.44, dot_height=0.48))
+    empty = SimpleNamespace(dots=lambda: [], profile=corner.profile)
+    for block in [*blocks.values(), corner, empty]:
+        for dpi in (150, 600):
+            pixels, blank = _drawn(block, dpi, 0.48)
+            assert np.array_equal(blank, pixels.max(axis=1) == 0)
+            assert grey_png(pixels, dpi, blank_rows=blank) == grey_png(pixels, dpi)
+
+
+def test_height_map_png_from_remembered_runs_is_the_png_of_its_pixels(mini, monkeypatch):
+    """_map_png (runs drawn and deflated once per dots, issue 22) against grey_png of height_pixels (the whole map
+    drawn and encoded: the reference), byte for byte, on the mini game's cards at 150 and 600 dpi, first with
+    empty caches, then with every run remembered; and for a card with a dot off the bleed or none (drawn whole)."""
+    from types import SimpleNamespace
+
+    from pipeline.common import pngfile
+    from pipeline.common.layout import load_layout
+    from pipeline.render.uv import heightmap
+
+    layout, (_, blocks) = load_layout(), mini
+    edge = SimpleNamespace(dots=lambda: [SimpleNamespace(x=-3.0, y=-3.0), SimpleNamespace(x=20.0, y=30.0)],
+                           profile=SimpleNamespace(dot_base=1.44, dot_height=0.48))
+    empty = SimpleNamespace(dots=lambda: [], profile=edge.profile)
+    monkeypatch.setattr(pngfile, "RUN_CACHE_BYTES", 0)  # the reference encodes every run afresh
+    for dpi in (150, 600):
+        monkeypatch.setattr(heightmap, "_DOT_RUNS", heightmap.OrderedDict())
+        for _ in range(2):  # cold, then warm
+            for block in [*blocks.values(), edge, empty]:
+                want = pngfile.grey_png(heightmap.height_pixels(block, dpi, 0.48, layout), dpi, {"deckpress": "t"})
+                assert heightmap._map_png(block, dpi, 0.48, layout, "t") == want
+        assert len(heightmap._DOT_RUNS) > 0
+
+
+def test_height_map_remembered_runs_stay_within_their_bytes(mini, monkeypatch):
+    """With room for a few runs only, the oldest are dropped and the maps are still grey_png's of their pixels."""
+    from pipeline.common import pngfile
+    from pipeline.common.layout import load_layout
+    from pipeline.render.uv import heightmap
+
+    layout, (_, blocks) = load_layout(), mini
+    monkeypatch.setattr(heightmap, "_DOT_RUNS", heightmap.OrderedDict())
+    monkeypatch.setattr(heightmap, "_kept_bytes", [0])
+    monkeypatch.setattr(heightmap, "DOT_RUNS_BYTES", 6000)
+    for block in list(blocks.values()) * 2:
+        assert heightmap._map_png(block, 150, 0.48, layout, "t") == pngfile.grey_png(heightmap.height_pixels(block, 150, 0.48, layout), 150, {"deckpress": "t"})
+        assert heightmap._kept_bytes[0] == sum(len(k[3]) + len(v[0]) for k, v in heightmap._DOT_RUNS.items())
+        assert heightmap._kept_bytes[0] <= 6000 or len(heightmap._DOT_RUNS) == 1
