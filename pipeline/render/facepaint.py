@@ -9,7 +9,9 @@ looks up the same layout boxes on every card. So:
 - :func:`cmyk` builds one reportlab colour per CMYK value;
 - :class:`Painter` fits text through :func:`fit_text`, which remembers the fit of the same
   paragraphs in the same box (:func:`pipeline.render.textfit.fit` is a pure function of
-  them), and checks each string's glyphs once.
+  them), and checks each string's glyphs once;
+- :func:`replayed` keeps the operators of a step drawn alike on many cards (a class's ground,
+  emblem badge and placeholder art, a power value, a keyword line) and appends them again.
 
 What is drawn, and the findings, are those of fitting and checking every card afresh: the
 same operators in the same order, so the PDFs are byte-identical to drawing without the caches.
@@ -194,6 +196,48 @@ def draw_lines(canvas, result: Fit, x: float, top: float) -> None:
     else:
         canvas.setFont(result.lines[-1].font, result.lines[-1].size)
     canvas.addLiteral(hit[1])
+
+
+#: Per canvas (one PDF): the operators of each drawing step that :func:`replayed` keeps, by its key.
+_STEPS: WeakKeyDictionary = WeakKeyDictionary()
+#: A step whose first run raised a finding or touched the graphics state stack or the page's resources: always run.
+_RUN = object()
+#: The canvas attributes a step may leave changed (reportlab's graphics state: colours, line width, font).
+_STATE = ("_fillColorObj", "_strokeColorObj", "_lineWidth", "_lineDash", "_fontname", "_fontsize", "_leading")
+
+
+def replayed(canvas, key: tuple, keep: tuple, findings: list[Finding], draw: Callable[[], None]) -> None:
+    """Run the drawing step ``draw`` once per ``key`` on ``canvas``; later, append the operators it wrote then.
+
+    For the steps a deck draws alike on many cards (a class's ground and frame, emblem badge and
+    placeholder art, a power value): ``key`` must hold everything the step's operators depend on,
+    with the objects it names by ``id`` in ``keep`` (held here, so their ids stay theirs). The page
+    stream is the same text: reportlab joins a page's operators with newlines, as they are joined
+    here. A step whose first run added to ``findings`` (its findings name the card), changed the
+    saved-state depth or the page's ExtGStates or colour spaces is run every time instead. A replay
+    sets the canvas's graphics state attributes the first run changed as it left them (each step sets
+    its colours, line width and font before it draws, so none reads what an earlier one left).
+    """
+    steps = _STEPS.setdefault(canvas, {})
+    hit = steps.get(key)
+    if hit is None:
+        code, state = canvas._code, canvas.__dict__
+        start, found, depth = len(code), len(findings), len(canvas.state_stack)
+        resources = (dict(canvas._extgstate._d), len(canvas._colorsUsed), len(canvas._shadingUsed))
+        before = [state[name] for name in _STATE]
+        draw()
+        if (len(findings) != found or len(canvas.state_stack) != depth or canvas._code is not code
+                or resources != (dict(canvas._extgstate._d), len(canvas._colorsUsed), len(canvas._shadingUsed))):
+            steps[key] = _RUN
+            return
+        changed = {name: state[name] for name, old in zip(_STATE, before) if state[name] is not old}
+        steps[key] = ("\n".join(code[start:]) if len(code) > start else None, changed, keep)
+    elif hit is _RUN:
+        draw()
+    else:
+        if hit[0] is not None:
+            canvas._code.append(hit[0])
+        canvas.__dict__.update(hit[1])
 
 
 def _located(where: Location | Callable[[], Location]) -> Location:
