@@ -248,7 +248,8 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
         paint.text(rules_box, paras, "rules", where("rules"), valign="top")
     name_box = sheet.box(face, "name")
     if name_box is not None:
-        paint.text(name_box, [paint.para(card.name, "name", sheet.name_size(face))], "name", where("name"))
+        paint.text(name_box, [paint.para(card.name, "name", sheet.name_size(face))], "name", where("name"),
+                   fitted=sheet.name_fits.get((face, card.name)))
     keywords_box = sheet.box(face, "keywords")
     if keywords_box is not None and keywords:
         replayed(canvas, ("keywords", id(sheet), id(pal), face, keywords), (sheet, pal), findings,

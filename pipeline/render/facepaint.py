@@ -19,7 +19,7 @@ same operators in the same order, so the PDFs are byte-identical to drawing with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Callable
 from weakref import WeakKeyDictionary
@@ -86,6 +86,8 @@ class Sheet:
     #: The deck's one name size per front face, pt (:func:`with_deck_name_sizes`); empty: the style's size.
     name_sizes: tuple[tuple[str, float], ...] = ()
     target: str | None = None  # the printing target id: art is separated through its profile (render.art)
+    #: The fit of each (face, card name) at the deck's name size, made while choosing it (:func:`with_deck_name_sizes`).
+    name_fits: dict[tuple[str, str], Fit] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def name_size(self, face: str) -> float | None:
         """The deck's name size on ``face`` in pt, or None (each name at its style's size)."""
@@ -144,9 +146,10 @@ class Painter:
         return Paragraph(text, fonts.face(style.weight), size or style.size, style.min_size, style.leading, style.align)
 
     def text(self, box: Box, paragraphs: list[Paragraph], field: str, where: Location | Callable[[], Location],
-             valign: str | None = None, inset: float = 0.0) -> None:
+             valign: str | None = None, inset: float = 0.0, fitted: Fit | None = None) -> None:
         """Fit and draw ``paragraphs`` in ``box`` (shrunk by ``inset`` pt each side); findings for misfits
-        and missing glyphs, located at ``where`` (or what calling it returns: built only for a finding)."""
+        and missing glyphs, located at ``where`` (or what calling it returns: built only for a finding).
+        ``fitted``: the fit of these paragraphs in this box, when the caller has it already."""
         for p in paragraphs:
             bad = _missing(p.face, p.text)
             if bad:
@@ -157,7 +160,7 @@ class Painter:
         x, y, w, h = self.sheet.pdf(box)
         x, y, w, h = x + inset, y + inset, w - 2 * inset, h - 2 * inset
         style = self.sheet.design.text[field] if field in self.sheet.design.text else None
-        result = fit_text(tuple(paragraphs), w, h, valign or (style.valign if style else "middle"))
+        result = fitted or fit_text(tuple(paragraphs), w, h, valign or (style.valign if style else "middle"))
         if not result.fits:
             self.findings.append(TEXT_DOES_NOT_FIT.finding(
                 f"{self.subject} {field} does not fit its box at 18 pt: {result.shortfall(w)}", _located(where),
