@@ -134,3 +134,27 @@ def test_replayed_steps_write_the_bytes_and_findings_of_drawing_every_step(name,
         assert {key[0] for key in run_always} == {"emblem", "art"}
         glyphs = [f for f in plain_findings if f[0] == "PR005"]
         assert len(glyphs) == 8 and sum("emblem" in f[1] for f in glyphs) == 8  # 4 coral emblem letters, 4 kelp emblem names
+
+
+def test_only_pages_the_pdfdoc_codec_maps_to_themselves_are_handed_over_compressed():
+    """Reference: reportlab's own extpdfdoc codec. A page is compressed at its end exactly when its text
+    is ASCII that the codec encodes as str.encode("ascii") does; any other page is left as text for reportlab."""
+    from pipeline.common.layout import load_layout
+    from pipeline.render import deck_pdf
+    from pipeline.render.style import design_for
+
+    layout = load_layout()
+    canvas = deck_pdf._canvas(io.BytesIO(), card.Sheet(layout, design_for(layout)), "t")
+    texts = [f"% page {chr(code)} end" for code in range(0x01, 0x80)] + ["% caf\u00e9"]
+    for text in texts:
+        canvas.addLiteral(text)
+        canvas.showPage()
+    compressed = [page.stream is None for page in canvas._doc.Pages.pages]
+    expected = []
+    for text in texts:
+        try:
+            expected.append(text.encode("extpdfdoc") == text.encode("ascii"))
+        except UnicodeEncodeError:
+            expected.append(False)
+    assert compressed == expected
+    assert compressed.count(False) == 9  # U+0018-U+001F and the é
