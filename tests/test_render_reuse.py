@@ -4,7 +4,9 @@ the bytes reportlab's own drawing calls write."""
 from __future__ import annotations
 
 import io
+from weakref import WeakKeyDictionary
 
+import pytest
 from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.render import card, fonts
@@ -86,3 +88,73 @@ def test_page_streams_handed_over_compressed_save_the_same_pages():
         assert filters == [pikepdf.Name.FlateDecode, None, pikepdf.Name.FlateDecode]
         assert [page.obj.Contents.read_bytes() for page in hooked.pages] == [page.obj.Contents.read_bytes() for page in plain.pages]
         assert b"% caf\xe9" in hooked.pages[1].obj.Contents.read_bytes()
+
+
+def _broken_tidepool(folder):
+    """tidepool with a glyph the font lacks in one class's emblem letter and another's emblem name
+    (PR005 on each of their cards, from steps that are then never replayed) and one card with art."""
+    from PIL import Image
+
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("indicator: C", "indicator: \"\u2605\"").replace("emblem: Frond", "emblem: Fr\u2605nd"))
+    Image.new("RGB", (120, 90), (200, 40, 10)).save(folder / "scout.png")
+    cards = folder / "cards.yaml"
+    cards.write_text(cards.read_text().replace("    name: Coral Scout\n", "    name: Coral Scout\n    image: scout.png\n", 1))
+    return folder
+
+
+@pytest.mark.parametrize("name", ["mini-plus", "tidepool", "broken"])
+def test_replayed_steps_write_the_bytes_and_findings_of_drawing_every_step(name, game_copy, monkeypatch):
+    """Reference: the same decks drawn with every step run afresh on every card (facepaint.replayed
+    patched to call its step): the fronts' bytes and the findings, in order, are the same."""
+    from engine.load import load_game
+    from pipeline.render import deck_pdf, facepaint
+
+    if name == "mini-plus":
+        game_copy("mini")  # the base game it extends
+    folder = _broken_tidepool(game_copy("tidepool")) if name == "broken" else game_copy(name)
+    deck = load_game(folder)
+
+    def fronts(tag):
+        result = deck_pdf.render_fronts(deck, folder / f"fronts-{tag}.pdf")
+        return result.path.read_bytes(), [(f.code, f.message, str(f.location)) for f in result.findings]
+
+    steps: dict = {}  # by canvas, kept alive here to be looked at
+    monkeypatch.setattr(facepaint, "_STEPS", steps)
+    replayed_pdf, replayed_findings = fronts("replayed")
+    (kept,) = steps.values()
+    run_always = [key for key, hit in kept.items() if hit is facepaint._RUN]
+    monkeypatch.setattr(facepaint, "_STEPS", WeakKeyDictionary())
+    monkeypatch.setattr(card, "replayed", lambda canvas, key, keep, findings, draw: draw())
+    plain_pdf, plain_findings = fronts("plain")
+    assert replayed_pdf == plain_pdf
+    assert replayed_findings == plain_findings
+    assert len(kept) - len(run_always) >= 2  # the ground and emblem of a class at least were kept
+    if name == "broken":
+        assert {key[0] for key in run_always} == {"emblem", "art"}
+        glyphs = [f for f in plain_findings if f[0] == "PR005"]
+        assert len(glyphs) == 8 and sum("emblem" in f[1] for f in glyphs) == 8  # 4 coral emblem letters, 4 kelp emblem names
+
+
+def test_only_pages_the_pdfdoc_codec_maps_to_themselves_are_handed_over_compressed():
+    """Reference: reportlab's own extpdfdoc codec. A page is compressed at its end exactly when its text
+    is ASCII that the codec encodes as str.encode("ascii") does; any other page is left as text for reportlab."""
+    from pipeline.common.layout import load_layout
+    from pipeline.render import deck_pdf
+    from pipeline.render.style import design_for
+
+    layout = load_layout()
+    canvas = deck_pdf._canvas(io.BytesIO(), card.Sheet(layout, design_for(layout)), "t")
+    texts = [f"% page {chr(code)} end" for code in range(0x01, 0x80)] + ["% caf\u00e9"]
+    for text in texts:
+        canvas.addLiteral(text)
+        canvas.showPage()
+    compressed = [page.stream is None for page in canvas._doc.Pages.pages]
+    expected = []
+    for text in texts:
+        try:
+            expected.append(text.encode("extpdfdoc") == text.encode("ascii"))
+        except UnicodeEncodeError:
+            expected.append(False)
+    assert compressed == expected
+    assert compressed.count(False) == 9  # U+0018-U+001F and the é

@@ -176,3 +176,24 @@ def test_a_keyword_is_never_split_across_lines():
     narrow = BOLD.width("Epic Chance!", 18) + 1  # room for one keyword a line
     result = fit([Paragraph(text, BOLD, 18, 18)], narrow, 200)
     assert result.fits and [line.text for line in result.lines] == ["Epic\u00a0Chance!", "Rally!"]
+
+
+@pytest.mark.parametrize("text", ["Ember Apprentice", "Fire \u2605 Mage \u2605\u2606", "\u2013 Magic\u00a0\u2212 5 \u2026", "", " \t\n",
+                                  "Ic\u00f4ne \u4e2d \u20ac\U0001f600 x\u4e2d"])
+def test_missing_glyphs_and_word_splitting_match_a_plain_per_character_reference(text):
+    """Reference: the per-character loops the checks were written as (every non-space character without a
+    glyph, in order, once; words split on spaces, a word of dashes only bound to the word before it)."""
+    from pipeline.render.textfit import _DASHES, _BREAK, _normalise, typeset
+
+    expected: list[str] = []
+    for ch in text:
+        if not ch.isspace() and ord(ch) not in BOLD.codepoints and ch not in expected:
+            expected.append(ch)
+    assert BOLD.missing(text) == expected
+    words: list[str] = []
+    for word in _BREAK.split(typeset(text + " - \u2014\u2013 x").strip()):
+        if word and words and all(ch in _DASHES for ch in word):
+            words[-1] = f"{words[-1]}\u00a0{word}"
+        elif word:
+            words.append(word)
+    assert _normalise(text + " - \u2014\u2013 x") == words

@@ -2,7 +2,8 @@
 starts with a dash, a minus sign for negative numbers.
 
 The lines are the ones the print stage really draws: the painter's ``fit_text`` is wrapped
-while the real fronts and backs are rendered, recording every laid-out line with its size.
+while the real fronts and backs are rendered, recording every laid-out line with its size (and so
+are the fits the painter is handed ready-made: the names' fits made while choosing the deck's size).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2212"
 def drawn(tmp_path_factory):
     """game → list of (first paragraph's text, Fit) of every text element drawn on its fronts and backs."""
     out = {}
-    real = facepaint.fit_text
+    real, real_text = facepaint.fit_text, facepaint.Painter.text
     for game in GAMES:
         seen = []
 
@@ -33,7 +34,12 @@ def drawn(tmp_path_factory):
             seen.append((paragraphs[0].text if paragraphs else "", result))
             return result
 
-        facepaint.fit_text = recording
+        def handed(self, box, paragraphs, field, where, valign=None, inset=0.0, fitted=None):
+            if fitted is not None:
+                seen.append((paragraphs[0].text, fitted))
+            return real_text(self, box, paragraphs, field, where, valign, inset, fitted)
+
+        facepaint.fit_text, facepaint.Painter.text = recording, handed
         try:
             deck = load_game(CARDDATA / game)
             folder = tmp_path_factory.mktemp(game)
@@ -41,7 +47,7 @@ def drawn(tmp_path_factory):
             fronts = list(seen)
             render_backs(deck, folder / "backs.pdf")
         finally:
-            facepaint.fit_text = real
+            facepaint.fit_text, facepaint.Painter.text = real, real_text
         out[game] = (deck, seen, fronts)
     return out
 
@@ -106,3 +112,26 @@ def test_potions_print_minus_signs(drawn):
     assert negative, "Claim has negative potions"
     printed = {ln.text for text, result in fronts if text in negative for ln in result.lines}
     assert printed == {"\u2212" + p[1:] for p in negative}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_name_fits_kept_while_choosing_the_size_are_the_fits_drawing_makes(game):
+    """Reference: textfit.fit of the paragraph the front draws (the deck's size, the style's floor) in
+    the face's name box: every fit the sheet keeps equals it, and every name at that size is kept."""
+    from pipeline.render.deck_pdf import _sheet
+    from pipeline.render.fonts import face
+    from pipeline.render.names import with_deck_name_sizes
+
+    deck = load_game(CARDDATA / game)
+    sheet = with_deck_name_sizes(_sheet(deck, None), deck.cards)
+    style = sheet.design.text["name"]
+    assert sheet.name_fits
+    for c in deck.cards:
+        side = card_module.front_face(c)
+        _, _, w, h = sheet.pdf(sheet.box(side, "name"))
+        size = sheet.name_size(side)
+        drawn = fit([Paragraph(c.name, face(style.weight), size, style.min_size, style.leading, style.align)], w, h, style.valign)
+        at_size = fit([Paragraph(c.name, face(style.weight), size + 1, size + 1, style.leading, style.align)], w, h).fits
+        kept = sheet.name_fits.get((side, c.name))
+        assert kept is None or kept == drawn
+        assert (kept is not None) == (drawn.fits and (size == style.size or not at_size))  # kept: first fit at the deck's size

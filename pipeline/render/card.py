@@ -31,7 +31,7 @@ from pipeline.qr import codes as qr
 from pipeline.common.layout import Box
 from pipeline.render.art import ArtError, art_path, check_art, load_cmyk
 # Sheet, cmyk and the painter live in facepaint (per-deck caches); PR001 and PR005 are declared there.
-from pipeline.render.facepaint import GLYPH_MISSING, TEXT_DOES_NOT_FIT, Painter, Sheet, cmyk  # noqa: F401
+from pipeline.render.facepaint import GLYPH_MISSING, TEXT_DOES_NOT_FIT, Painter, Sheet, cmyk, replayed  # noqa: F401
 
 IMAGE_UNREADABLE = declare(
     "PR003",
@@ -195,8 +195,10 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
     findings: list[Finding] = []
     where = lambda f: lambda: card.where(f).with_card(card.id)  # noqa: E731  (built only for a finding)
     face = front_face(card)
-    paint = Painter(canvas, sheet, cmyk(cls.palette.text), f"card {card.id!r}", findings)
-    _ground(canvas, sheet, cls.palette)
+    pal = cls.palette
+    paint = Painter(canvas, sheet, cmyk(pal.text), f"card {card.id!r}", findings)
+    # The steps drawn alike on many cards (by class, power value, keywords) are replayed (facepaint.replayed).
+    replayed(canvas, ("ground", id(sheet), id(pal)), (sheet, pal), findings, lambda: _ground(canvas, sheet, pal))
 
     url = game.archive.url_for(card)
     qr_box = sheet.pdf(sheet.layout.qr)
@@ -205,8 +207,10 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
 
     emblem = sheet.box(face, "emblem")
     if emblem is not None:
-        _circle(canvas, sheet, emblem, cls.palette, sheet.design.strokes.emblem)
-        paint.text(emblem, [paint.para(cls.indicator, "emblem")], "emblem", lambda: cls.where("indicator").with_card(card.id))
+        def badge() -> None:
+            _circle(canvas, sheet, emblem, pal, sheet.design.strokes.emblem)
+            paint.text(emblem, [paint.para(cls.indicator, "emblem")], "emblem", lambda: cls.where("indicator").with_card(card.id))
+        replayed(canvas, ("emblem", id(sheet), id(cls), face), (sheet, cls), findings, badge)
 
     power_box, indicator_box = sheet.box(face, "power"), sheet.box(face, "indicator")
     if card.power and card.indicator and power_box is not None and power_box == indicator_box:
@@ -214,14 +218,19 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
             f"card {card.id!r} has power {card.power!r} and indicator {card.indicator!r}, both drawn in one box",
             where("indicator")(), hint="give the indicator its own box in the layout's faces, or drop one of them"))
     if card.power and power_box is not None:
-        paint.text(power_box, [paint.para(card.power, "power")], "power", where("power"))
+        replayed(canvas, ("power", id(sheet), id(pal), face, card.power), (sheet, pal), findings,
+                 lambda: paint.text(power_box, [paint.para(card.power, "power")], "power", where("power")))
     if card.indicator and indicator_box is not None:
-        paint.text(indicator_box, [paint.para(card.indicator, "indicator"),
-                                   paint.para(INDICATOR_LABELS[card.indicator], "indicator_label")],
-                   "indicator", where("indicator"), valign="top")
+        replayed(canvas, ("indicator", id(sheet), id(pal), face, card.indicator), (sheet, pal), findings,
+                 lambda: paint.text(indicator_box, [paint.para(card.indicator, "indicator"),
+                                                    paint.para(INDICATOR_LABELS[card.indicator], "indicator_label")],
+                                    "indicator", where("indicator"), valign="top"))
 
     art = sheet.box(face, "art")
-    if art is not None:
+    if art is not None and not card.image:  # placeholder art: the class's emblem
+        replayed(canvas, ("art", id(sheet), id(cls), face), (sheet, cls), findings,
+                 lambda: findings.extend(_draw_art(canvas, card, cls, sheet, art, paint, art_root)))
+    elif art is not None:
         findings += _draw_art(canvas, card, cls, sheet, art, paint, art_root)
     elif card.image:
         missing = "" if art_path(art_root or Path("."), card.image).is_file() else " (nor is the file there)"
@@ -239,10 +248,12 @@ def draw_front(canvas, card: Card, cls: CardClass, game: Game, sheet: Sheet, art
         paint.text(rules_box, paras, "rules", where("rules"), valign="top")
     name_box = sheet.box(face, "name")
     if name_box is not None:
-        paint.text(name_box, [paint.para(card.name, "name", sheet.name_size(face))], "name", where("name"))
+        paint.text(name_box, [paint.para(card.name, "name", sheet.name_size(face))], "name", where("name"),
+                   fitted=sheet.name_fits.get((face, card.name)))
     keywords_box = sheet.box(face, "keywords")
     if keywords_box is not None and keywords:
-        paint.text(keywords_box, [paint.para(keywords, "keywords")], "keywords", where("keywords"))
+        replayed(canvas, ("keywords", id(sheet), id(pal), face, keywords), (sheet, pal), findings,
+                 lambda: paint.text(keywords_box, [paint.para(keywords, "keywords")], "keywords", where("keywords")))
     return findings
 
 

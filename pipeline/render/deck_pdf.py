@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import re
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from engine.backs import deck_faces
 from engine.findings import Finding, Location, Severity
+from engine.gcpause import collector_paused
 from engine.model import Deck
 from engine.registry import declare
 from pipeline.common.layout import LAYOUTS, CardLayout, load_layout
@@ -165,7 +165,8 @@ def _canvas(buffer: io.BytesIO, sheet: Sheet, title: str) -> Canvas:
 
 
 #: The ASCII characters reportlab's PDFDocEncoding codec (``extpdfdoc``) cannot encode; it maps every other one to itself.
-_NOT_PDFDOC = re.compile("[\x18-\x1f]")
+#: Looked for one at a time (``in``, a fast search in C: 0.7 µs a 5 kB page, against 18 µs for a regular expression's class).
+_NOT_PDFDOC = tuple(chr(code) for code in range(0x18, 0x20))
 
 
 def _stream_as_bytes(canvas: Canvas):
@@ -185,8 +186,9 @@ def _stream_as_bytes(canvas: Canvas):
 
     def encode(_page_number: int) -> None:
         page = pages[-1]
-        if isinstance(page.stream, str) and page.stream.isascii() and not _NOT_PDFDOC.search(page.stream):
-            page.Contents = _flate(page.stream.encode("ascii"))
+        text = page.stream
+        if isinstance(text, str) and text.isascii() and not any(ch in text for ch in _NOT_PDFDOC):
+            page.Contents = _flate(text.encode("ascii"))
             page.stream = None
             page.format = lambda document, page=page: _formatted(page, document, templates)
 
@@ -261,6 +263,8 @@ def _saved(canvas: Canvas, buffer: io.BytesIO) -> bytes:
     """Save ``canvas`` and return the PDF's bytes, letting go of the canvas's pages first: the
     canvas keeps every page object until it is freed, and :func:`finish` then opens the bytes."""
     canvas.save()
+    for page in canvas._doc.Pages.pages:  # each page and its format closure (_stream_as_bytes) refer to each other:
+        page.__dict__.pop("format", None)  # a cycle only the collector would free, 14 objects a page
     canvas._doc = None  # the document's pages, fonts and objects (the caller's canvas is not used again)
     canvas.setPageCallBack(None)  # _stream_as_bytes's callback holds the page list too
     return buffer.getvalue()
@@ -292,16 +296,19 @@ def render_fronts(deck: Deck, path: str | Path, layout: CardLayout | None = None
     canvas = _canvas(buffer, sheet, f"{game.title}: card fronts")
     findings: list[Finding] = list(palette_findings(game, target))
     ids: list[str] = []
-    for card in deck.cards:
-        cls = game.class_by_id(card.class_id)
-        if cls is None:
-            raise UnknownClassError(f"{card.where('class_id')}: card {card.id!r} names class {card.class_id!r}, not in the game "
-                                    f"(classes: {', '.join(c.id for c in game.classes)})")
-        findings += draw_front(canvas, card, cls, game, sheet, _art_root(deck))
-        canvas.showPage()
-        ids.append(card.id)
+    art_root = _art_root(deck)
+    with collector_paused():  # every page object made here lives until the save (engine.gcpause)
+        for card in deck.cards:
+            cls = game.class_by_id(card.class_id)
+            if cls is None:
+                raise UnknownClassError(f"{card.where('class_id')}: card {card.id!r} names class {card.class_id!r}, not in the game "
+                                        f"(classes: {', '.join(c.id for c in game.classes)})")
+            findings += draw_front(canvas, card, cls, game, sheet, art_root)
+            canvas.showPage()
+            ids.append(card.id)
+        pdf = _saved(canvas, buffer)
     findings += _placeholder_count(deck, sheet, findings)
-    finish(_saved(canvas, buffer), path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}",
+    finish(pdf, path, f"{game.title}: card fronts", ids, subject=f"{len(ids)} card fronts, {game.id}",
            condition=output_condition(target))
     return PrintResult(Path(path), tuple(ids), tuple(findings), sheet.name_sizes)
 
@@ -343,10 +350,12 @@ def render_backs(deck: Deck, path: str | Path, layout: CardLayout | None = None,
     canvas = _canvas(buffer, sheet, f"{game.title}: card backs")
     findings: list[Finding] = []
     ids: list[str] = []
-    for back, face in deck_faces(deck).items():
-        findings += draw_back(canvas, face, sheet)
-        canvas.showPage()
-        ids.append(back)
-    finish(_saved(canvas, buffer), path, f"{game.title}: card backs", ids, subject=f"{len(ids)} card backs ({game.backs.share}), {game.id}",
+    with collector_paused():  # as in render_fronts
+        for back, face in deck_faces(deck).items():
+            findings += draw_back(canvas, face, sheet)
+            canvas.showPage()
+            ids.append(back)
+        pdf = _saved(canvas, buffer)
+    finish(pdf, path, f"{game.title}: card backs", ids, subject=f"{len(ids)} card backs ({game.backs.share}), {game.id}",
            condition=output_condition(target))
     return PrintResult(Path(path), tuple(ids), tuple(findings))

@@ -9,7 +9,9 @@ looks up the same layout boxes on every card. So:
 - :func:`cmyk` builds one reportlab colour per CMYK value;
 - :class:`Painter` fits text through :func:`fit_text`, which remembers the fit of the same
   paragraphs in the same box (:func:`pipeline.render.textfit.fit` is a pure function of
-  them), and checks each string's glyphs once.
+  them), and checks each string's glyphs once;
+- :func:`replayed` keeps the operators of a step drawn alike on many cards (a class's ground,
+  emblem badge and placeholder art, a power value, a keyword line) and appends them again.
 
 What is drawn, and the findings, are those of fitting and checking every card afresh: the
 same operators in the same order, so the PDFs are byte-identical to drawing without the caches.
@@ -17,7 +19,7 @@ same operators in the same order, so the PDFs are byte-identical to drawing with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Callable
 from weakref import WeakKeyDictionary
@@ -84,6 +86,8 @@ class Sheet:
     #: The deck's one name size per front face, pt (:func:`with_deck_name_sizes`); empty: the style's size.
     name_sizes: tuple[tuple[str, float], ...] = ()
     target: str | None = None  # the printing target id: art is separated through its profile (render.art)
+    #: The fit of each (face, card name) at the deck's name size, made while choosing it (:func:`with_deck_name_sizes`).
+    name_fits: dict[tuple[str, str], Fit] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def name_size(self, face: str) -> float | None:
         """The deck's name size on ``face`` in pt, or None (each name at its style's size)."""
@@ -142,9 +146,10 @@ class Painter:
         return Paragraph(text, fonts.face(style.weight), size or style.size, style.min_size, style.leading, style.align)
 
     def text(self, box: Box, paragraphs: list[Paragraph], field: str, where: Location | Callable[[], Location],
-             valign: str | None = None, inset: float = 0.0) -> None:
+             valign: str | None = None, inset: float = 0.0, fitted: Fit | None = None) -> None:
         """Fit and draw ``paragraphs`` in ``box`` (shrunk by ``inset`` pt each side); findings for misfits
-        and missing glyphs, located at ``where`` (or what calling it returns: built only for a finding)."""
+        and missing glyphs, located at ``where`` (or what calling it returns: built only for a finding).
+        ``fitted``: the fit of these paragraphs in this box, when the caller has it already."""
         for p in paragraphs:
             bad = _missing(p.face, p.text)
             if bad:
@@ -155,7 +160,7 @@ class Painter:
         x, y, w, h = self.sheet.pdf(box)
         x, y, w, h = x + inset, y + inset, w - 2 * inset, h - 2 * inset
         style = self.sheet.design.text[field] if field in self.sheet.design.text else None
-        result = fit_text(tuple(paragraphs), w, h, valign or (style.valign if style else "middle"))
+        result = fitted or fit_text(tuple(paragraphs), w, h, valign or (style.valign if style else "middle"))
         if not result.fits:
             self.findings.append(TEXT_DOES_NOT_FIT.finding(
                 f"{self.subject} {field} does not fit its box at 18 pt: {result.shortfall(w)}", _located(where),
@@ -194,6 +199,48 @@ def draw_lines(canvas, result: Fit, x: float, top: float) -> None:
     else:
         canvas.setFont(result.lines[-1].font, result.lines[-1].size)
     canvas.addLiteral(hit[1])
+
+
+#: Per canvas (one PDF): the operators of each drawing step that :func:`replayed` keeps, by its key.
+_STEPS: WeakKeyDictionary = WeakKeyDictionary()
+#: A step whose first run raised a finding or touched the graphics state stack or the page's resources: always run.
+_RUN = object()
+#: The canvas attributes a step may leave changed (reportlab's graphics state: colours, line width, font).
+_STATE = ("_fillColorObj", "_strokeColorObj", "_lineWidth", "_lineDash", "_fontname", "_fontsize", "_leading")
+
+
+def replayed(canvas, key: tuple, keep: tuple, findings: list[Finding], draw: Callable[[], None]) -> None:
+    """Run the drawing step ``draw`` once per ``key`` on ``canvas``; later, append the operators it wrote then.
+
+    For the steps a deck draws alike on many cards (a class's ground and frame, emblem badge and
+    placeholder art, a power value): ``key`` must hold everything the step's operators depend on,
+    with the objects it names by ``id`` in ``keep`` (held here, so their ids stay theirs). The page
+    stream is the same text: reportlab joins a page's operators with newlines, as they are joined
+    here. A step whose first run added to ``findings`` (its findings name the card), changed the
+    saved-state depth or the page's ExtGStates or colour spaces is run every time instead. A replay
+    sets the canvas's graphics state attributes the first run changed as it left them (each step sets
+    its colours, line width and font before it draws, so none reads what an earlier one left).
+    """
+    steps = _STEPS.setdefault(canvas, {})
+    hit = steps.get(key)
+    if hit is None:
+        code, state = canvas._code, canvas.__dict__
+        start, found, depth = len(code), len(findings), len(canvas.state_stack)
+        resources = (dict(canvas._extgstate._d), len(canvas._colorsUsed), len(canvas._shadingUsed))
+        before = [state[name] for name in _STATE]
+        draw()
+        if (len(findings) != found or len(canvas.state_stack) != depth or canvas._code is not code
+                or resources != (dict(canvas._extgstate._d), len(canvas._colorsUsed), len(canvas._shadingUsed))):
+            steps[key] = _RUN
+            return
+        changed = {name: state[name] for name, old in zip(_STATE, before) if state[name] is not old}
+        steps[key] = ("\n".join(code[start:]) if len(code) > start else None, changed, keep)
+    elif hit is _RUN:
+        draw()
+    else:
+        if hit[0] is not None:
+            canvas._code.append(hit[0])
+        canvas.__dict__.update(hit[1])
 
 
 def _located(where: Location | Callable[[], Location]) -> Location:

@@ -41,6 +41,8 @@ class FontFace:
 
     def missing(self, text: str) -> list[str]:
         """Characters of ``text`` (other than whitespace) that the font has no glyph for, in order, once each."""
+        if self.codepoints.issuperset(map(ord, text)):  # the common case, at C speed: every character has a glyph
+            return []
         seen: list[str] = []
         for ch in text:
             if not ch.isspace() and ord(ch) not in self.codepoints and ch not in seen:

@@ -14,17 +14,23 @@ from engine.model import Card
 from pipeline.render import fonts
 from pipeline.render.card import Sheet, front_face
 from pipeline.render.style import TextStyle
-from pipeline.render.textfit import Paragraph, fit
+from pipeline.render.textfit import Fit, Paragraph, fit
 
 
 def with_deck_name_sizes(sheet: Sheet, cards: Sequence[Card]) -> Sheet:
     """``sheet`` with one name size for these cards: the largest size (1 pt steps from the
     name style's size down to its floor, never under 18 pt) at which every name fits its
     face's name box, so a deck's names look alike. A name that fits at no size is left out
-    of the choice (it is reported as PR001 when drawn)."""
+    of the choice (it is reported as PR001 when drawn).
+
+    The sheet also keeps (``name_fits``) the fit of each name that first fit at the chosen size: the
+    fit drawing it would make again, since a name paragraph at that size with the style's floor fits
+    at its first try, at that size, with these lines and figures (the valign only places the lines)."""
     style: TextStyle = sheet.design.text["name"]
+    font = fonts.face(style.weight)
     chosen: float | None = None
     faces: set[str] = set()
+    fits: dict[tuple[str, str], tuple[float, Fit]] = {}
     for card in cards:
         face = front_face(card)
         box = sheet.box(face, "name")
@@ -32,13 +38,16 @@ def with_deck_name_sizes(sheet: Sheet, cards: Sequence[Card]) -> Sheet:
             continue
         faces.add(face)
         _, _, w, h = sheet.pdf(box)
-        best = next((size for size in _steps(style.size, style.min_size)
-                     if fit([Paragraph(card.name, fonts.face(style.weight), size, size, style.leading, style.align)], w, h).fits), None)
-        if best is not None:
-            chosen = best if chosen is None else min(chosen, best)
+        for size in _steps(style.size, style.min_size):
+            result = fit([Paragraph(card.name, font, size, size, style.leading, style.align)], w, h, style.valign)
+            if result.fits:
+                fits[face, card.name] = (size, result)
+                chosen = size if chosen is None else min(chosen, size)
+                break
     if chosen is None:
         return sheet
-    return dataclasses.replace(sheet, name_sizes=tuple((face, chosen) for face in sorted(faces)))
+    return dataclasses.replace(sheet, name_sizes=tuple((face, chosen) for face in sorted(faces)),
+                               name_fits={key: result for key, (size, result) in fits.items() if size == chosen})
 
 
 def _steps(size: float, floor: float) -> list[float]:

@@ -120,7 +120,7 @@ def _normalise(text: str) -> list[str]:
     for word in _BREAK.split(typeset(text).strip()):
         if not word:
             continue
-        if words and all(ch in _DASHES for ch in word):
+        if words and not word.strip(_DASHES):  # every character a dash (the word is not empty)
             words[-1] = f"{words[-1]}\u00a0{word}"
         else:
             words.append(word)
