@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import io
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
@@ -26,6 +25,7 @@ import deflate
 import pikepdf
 from pikepdf import Array, Dictionary, Name
 
+from pipeline.render.pageboxes import PageBoxes, inherited, page_boxes, pages_boxes  # noqa: F401 (PageBoxes, page_boxes: re-exported)
 from pipeline.render.pagelabels import labels_of
 from pipeline.render.sheets import ImpositionError, Rect
 
@@ -44,51 +44,6 @@ JOIN_LEVEL = 1
 
 class CardPdfError(ValueError):
     """A card PDF that cannot be read; the message names the file."""
-
-
-@dataclass(frozen=True)
-class PageBoxes:
-    """A source page's BleedBox and TrimBox (PDF pt) and whether the TrimBox was written."""
-
-    bleed: Rect
-    trim: Rect
-    has_trim: bool
-
-    @property
-    def trim_inset(self) -> tuple[float, float, float, float]:
-        """The trim's inset inside the bleed box ``(left, bottom, right, top)`` in pt (9 pt each for 0.125 in bleed)."""
-        return (self.trim.x0 - self.bleed.x0, self.trim.y0 - self.bleed.y0, self.bleed.x1 - self.trim.x1, self.bleed.y1 - self.trim.y1)
-
-    def same_as(self, other: PageBoxes, tol: float = 0.01) -> bool:
-        """True when both pages have the same bled size and, where both write a TrimBox, the same trim inset (``tol`` pt)."""
-        a, b = self.bleed, other.bleed
-        same_size = abs(a.width - b.width) <= tol and abs(a.height - b.height) <= tol
-        if not (self.has_trim and other.has_trim):
-            return same_size
-        return same_size and all(abs(x - y) <= tol for x, y in zip(self.trim_inset, other.trim_inset))
-
-
-def _rect(box) -> Rect:
-    x0, y0, x1, y1 = (float(v) for v in box)
-    return Rect(x0, y0, x1, y1)
-
-
-def _inherited(page: Dictionary, key: str):
-    """``key`` of a page dictionary or of the nearest page tree node above it that has it (ISO 32000-1 §7.7.3.4), else None."""
-    node, depth = page, 0
-    while node is not None and depth < 64:
-        if key in node:
-            return node[key]
-        node, depth = node.get("/Parent"), depth + 1
-    return None
-
-
-def page_boxes(page: pikepdf.Page | Dictionary) -> PageBoxes:
-    """The page's BleedBox (else its MediaBox, inherited) and TrimBox (else the bleed box), read from the raw keys (pt)."""
-    obj = page.obj if isinstance(page, pikepdf.Page) else page
-    bleed = _rect(obj.BleedBox) if "/BleedBox" in obj else _rect(_inherited(obj, "/MediaBox"))
-    has_trim = "/TrimBox" in obj
-    return PageBoxes(bleed, _rect(obj.TrimBox) if has_trim else bleed, has_trim)
 
 
 class CardPages:
@@ -111,8 +66,8 @@ class CardPages:
         self._labels: list[str] | None = None
         try:
             pages = self.pages
-            self.boxes = [page_boxes(p) for p in pages]
-            rotations = [int(_inherited(p.obj, "/Rotate") or 0) for p in pages]
+            self.boxes = pages_boxes(pages)
+            rotations = [int(inherited(p.obj, "/Rotate") or 0) for p in pages]
             #: Whether the PDF has ``/PageLabels`` (:func:`page_labels`).
             self.has_labels = "/PageLabels" in self.pdf.Root
         except (OSError, ValueError, TypeError, AttributeError, pikepdf.PdfError) as exc:
