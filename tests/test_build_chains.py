@@ -189,3 +189,51 @@ def test_games_start_largest_print_run_first(tmp_path):
     assert workers._data_size(str(root / "apprentice-power-crystal"), "combined") > workers._data_size(str(root / "apprentice"))
     # a base game counts the same in either run
     assert workers._data_size(str(root / "enchant"), "combined") == workers._data_size(str(root / "enchant")) == own["enchant"]
+
+
+def test_chains_run_in_turn_while_every_core_has_a_game_waiting():
+    # two game workers: the first two of four games run their chains in their own process, the last two fork chain workers
+    assert [workers.chains_in_turn(waiting, 2) for waiting in (3, 2, 1, 0)] == [True, True, False, False]
+    assert workers.chains_in_turn(1, 1) and not workers.chains_in_turn(0, 1)
+
+
+def test_a_game_taken_while_others_wait_forks_no_chain_workers(monkeypatch):
+    import multiprocessing
+
+    seen = []
+
+    def build(game_dir, settings, progress):
+        seen.append((game_dir, workers._CHAINS_IN_TURN, workers.ChainPool([["qr"], ["dice"]]).workers))
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(workers, "_WAITING", multiprocessing.get_context("fork").Value("i", 4))
+    monkeypatch.setattr(workers, "_GAME_WORKERS", 2)
+    for game in "abcd":
+        workers._worker_build(build, game, None)
+    assert seen == [("a", True, 1), ("b", True, 1), ("c", False, 2), ("d", False, 2)]
+    assert workers._CHAINS_IN_TURN is False  # reset after each game
+
+
+def test_the_outputs_are_the_same_bytes_when_games_run_their_chains_in_turn(tmp_path, monkeypatch):
+    """The reference is the one-core build (every game and chain in this process): three games on two cores,
+    the first run with its chains in turn in its game worker, the others with chain workers, write the same files."""
+    import shutil
+
+    from conftest import GAMES
+
+    games = []
+    for name in ("mini-a", "mini-b", "mini-c"):
+        shutil.copytree(GAMES / "mini", tmp_path / name)
+        meta = tmp_path / name / "game.yaml"
+        meta.write_text(meta.read_text().replace("id: mini\n", f"id: {name}\n", 1))
+        games.append(str(tmp_path / name))
+    trees = {}
+    for cores in (1, 2):
+        monkeypatch.setattr(os, "cpu_count", lambda cores=cores: cores)
+        out = tmp_path / f"out-{cores}"
+        outcomes = run_build(games, BuildSettings(out_dir=str(out), papers=("letter",), only=("emboss", "tactile", "dice")))
+        assert [o.status for o in outcomes] == ["built"] * 3, [o.error for o in outcomes]
+        trees[cores] = {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*"))
+                        if p.is_file() and ".deckpress-stat" not in p.parts and p.name != "report.json"}
+    assert len(trees[1]) > 20 and trees[1].keys() == trees[2].keys()
+    assert [name for name in trees[1] if trees[1][name] != trees[2][name]] == []
