@@ -43,6 +43,7 @@ def warm_up(settings: BuildSettings) -> None:
 #: forked worker against its parent's (December 2026: 3-23 modules a worker, ~0.04 s each of
 #: zxing-cpp and fontTools, in 2-4 workers of a build of the four shipped games).
 WORKER_MODULES: tuple[str, ...] = (
+    "numpy.ma",  # numpy.unique imports it on first call (np.ma.is_masked): the height maps' dome rows, ~10 ms a worker
     "zxingcpp",
     "pipeline.dice.glyphs",
     "pipeline.render.uv.heightmap",
