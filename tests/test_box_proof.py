@@ -79,3 +79,17 @@ def test_written_proofs_are_the_renders(box, tmp_path):
     assert np.array_equal(np.asarray(Image.open(flat_png).convert("RGB")), np.asarray(flat))
     front = proof.folded_front(proof.render_printed(merged, proof.FRONT_DPI), plan)
     assert np.array_equal(np.asarray(Image.open(front_png)), np.asarray(front))
+
+
+def test_rgba_png_idat_inflates_to_filter_0_rows(box):
+    """The IDAT, inflated by zlib (the reference decoder, independent of libdeflate that wrote it), is every row's
+    filter byte 0 then the row's RGBA bytes."""
+    import struct
+    import zlib
+    plan, merged = box
+    front = proof.folded_front(proof.render_printed(merged, proof.FRONT_DPI), plan)
+    data = proof.rgba_png(front)
+    length = struct.unpack(">I", data[33:37])[0]
+    assert data[37:41] == b"IDAT"
+    rows = np.frombuffer(zlib.decompress(data[41:41 + length]), np.uint8).reshape(front.height, 4 * front.width + 1)
+    assert not rows[:, 0].any() and rows[:, 1:].tobytes() == front.tobytes()
