@@ -93,3 +93,21 @@ def test_rgba_png_idat_inflates_to_filter_0_rows(box):
     assert data[37:41] == b"IDAT"
     rows = np.frombuffer(zlib.decompress(data[41:41 + length]), np.uint8).reshape(front.height, 4 * front.width + 1)
     assert not rows[:, 0].any() and rows[:, 1:].tobytes() == front.tobytes()
+
+
+def test_renders_by_c_calls_are_pypdfium2s(box):
+    """The proofs' renders (PDFium's C calls into numpy buffers) against pypdfium2's ``render`` (the reference,
+    what the proofs called before): the printed page (FPDF_PRINTING, RGBX) and the viewed one (RGB), pixel for pixel."""
+    from pipeline.common.raster import open_document
+    import pypdfium2.raw as pdfium_c
+    _, merged = box
+    with open_document(merged) as doc:
+        page = doc[0]
+        printed = proof._printed(page, proof.FRONT_DPI).image
+        reference = page.render(scale=proof.FRONT_DPI / 72, extra_flags=pdfium_c.FPDF_PRINTING, rev_byteorder=True,
+                                prefer_bgrx=True).to_pil()
+        assert printed.mode == reference.mode == "RGBX" and printed.size == reference.size
+        assert np.array_equal(np.asarray(printed.convert("RGB")), np.asarray(reference.convert("RGB")))
+        rows = proof._viewed_rows(page, proof.FLAT_DPI)
+        viewed = page.render(scale=proof.FLAT_DPI / 72, rev_byteorder=True).to_numpy()
+        assert not rows[:, 0].any() and np.array_equal(rows[:, 1:].reshape(viewed.shape), viewed)

@@ -4,13 +4,15 @@
 die lines and braille shown (PDFium's view mode). ``<game>-box-<id>-front.png``: the front panel
 face on, the right side and the top lid in cabinet oblique (:func:`folded_front`), cut from a
 render at :data:`FRONT_DPI` as printed (``FPDF_PRINTING``: the die lines, which do not print,
-left out; :func:`render_printed`). The flat proof is opaque RGB (:func:`pipeline.common.pngfile.rgb_png` of PDFium's bitmap);
+left out; :func:`render_printed`). The flat proof is opaque RGB (:func:`pipeline.common.pngfile.rgb_png_rows` of PDFium's render
+drawn into PNG scanlines, :func:`_viewed_rows`);
 the front, transparent round the box, is RGBA (:func:`rgba_png`). Both PNGs give every row filter 0
 and deflate with libdeflate at level 1 (Pillow's encoder spent most of its time choosing row filters: issue 22).
 """
 
 from __future__ import annotations
 
+import ctypes
 import math
 import struct
 import zlib
@@ -24,7 +26,7 @@ from PIL import Image, ImageDraw, ImageEnhance
 
 from pipeline.boxes.plan import BoxPlan
 from pipeline.common.files import write_bytes
-from pipeline.common.pngfile import rgb_png
+from pipeline.common.pngfile import rgb_png_rows
 from pipeline.common.raster import PageRaster, open_document
 
 #: Proof resolutions, dpi: the flat box small enough to look at whole, the front panel sharper.
@@ -65,18 +67,41 @@ def _printed(page: pdfium.PdfPage, dpi: float) -> PageRaster:
     left, bottom, right, top = page.get_trimbox()
     # RGBX as PDFium draws it: Pillow maps the bitmap instead of copying it to RGB (6.5 -> 3.6 ms a
     # box; the same pixels). The panels cut from it are made RGBA (X is not alpha: converted, not copied).
-    image = page.render(scale=dpi / 72, extra_flags=pdfium_c.FPDF_PRINTING, rev_byteorder=True, prefer_bgrx=True).to_pil()
+    w, h = _page_px(page, dpi)
+    pixels = np.full((h, w, 4), 255, np.uint8)
+    _draw(page, pixels.ctypes.data, (w, h), pdfium_c.FPDFBitmap_BGRx, 4 * w, pdfium_c.FPDF_PRINTING)
+    image = Image.frombuffer("RGBX", (w, h), pixels, "raw", "RGBX", 0, 1)  # a map of the array (kept alive by it)
     return PageRaster(image, dpi, (left * dpi / 72, (height - top) * dpi / 72), (right - left, top - bottom))
 
 
-def _viewed(page: pdfium.PdfPage, dpi: float) -> np.ndarray:
-    """The whole page's RGB pixels (height × width × 3, die lines shown) as
-    :func:`pipeline.common.raster.render_page` renders them, from a page already loaded: PDFium's
-    bitmap as a NumPy view, for :func:`pipeline.common.pngfile.rgb_png` (no Pillow image copied in and out)."""
-    bitmap = page.render(scale=dpi / 72, rev_byteorder=True)
-    if bitmap.mode != "RGB":  # PDFium draws RGB unless asked for alpha; render_page converts anything else
-        return np.asarray(bitmap.to_pil().convert("RGB"))
-    return bitmap.to_numpy()  # a view: the bitmap's buffer stays alive with the array
+def _viewed_rows(page: pdfium.PdfPage, dpi: float) -> np.ndarray:
+    """The whole page's RGB pixels (die lines shown) as :func:`pipeline.common.raster.render_page` renders
+    them, from a page already loaded, drawn straight into PNG scanlines: a ``(height, 1 + 3 × width)`` array,
+    each row filter byte 0 then the row's RGB, for :func:`pipeline.common.pngfile.rgb_png_rows` (no copy)."""
+    w, h = _page_px(page, dpi)
+    rows = np.full((h, 1 + 3 * w), 255, np.uint8)
+    rows[:, 0] = 0  # the filter bytes, past each bitmap row's end: PDFium writes none of them
+    _draw(page, rows.ctypes.data + 1, (w, h), pdfium_c.FPDFBitmap_BGR, 1 + 3 * w, 0)
+    return rows
+
+
+def _page_px(page: pdfium.PdfPage, dpi: float) -> tuple[int, int]:
+    """The whole page's size in pixels at ``dpi``, as pypdfium2's ``render`` works it out (each side ``ceil(pt × scale)``)."""
+    width, height = page.get_size()
+    return math.ceil(width * dpi / 72), math.ceil(height * dpi / 72)
+
+
+def _draw(page: pdfium.PdfPage, address: int, size: tuple[int, int], fmt: int, stride: int, flags: int) -> None:
+    """PDFium's render of the whole page into the caller's pixels (already white) at ``address``: the
+    C calls of pypdfium2's ``render(rev_byteorder=True)`` (annotations drawn, RGB byte order, the page
+    scaled to ``size``) without its bitmap object, finalizer and zero-filled buffer (tests/test_box_proof.py
+    compares the pixels with its). ``fmt`` a ``FPDFBitmap_*`` format, ``stride`` bytes a row, ``flags`` added."""
+    bitmap = pdfium_c.FPDFBitmap_CreateEx(size[0], size[1], fmt, ctypes.c_void_p(address), stride)
+    try:
+        pdfium_c.FPDF_RenderPageBitmap(bitmap, page.raw, 0, 0, size[0], size[1], 0,
+                                       pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER | flags)
+    finally:
+        pdfium_c.FPDFBitmap_Destroy(bitmap)
 
 
 def _paint(out: Image.Image, panel: Image.Image, mapping: tuple[float, ...], light: float, box: tuple[int, int, int, int]) -> None:
@@ -149,7 +174,7 @@ def write_proofs(plan: BoxPlan, merged_pdf: Path, folder: Path, stem: str) -> li
     Raises :class:`pipeline.common.raster.RasterError` when the PDF cannot be read."""
     with open_document(merged_pdf) as doc:
         page = doc[0]  # loaded once for both renders: PDFium parses the page's content once (~2.9 ms a box)
-        flat, printed = _viewed(page, FLAT_DPI), _printed(page, FRONT_DPI)  # a folded box shows no die lines
-    paths = [write_bytes(folder / f"{stem}-flat.png", rgb_png(flat))]
+        flat, printed = _viewed_rows(page, FLAT_DPI), _printed(page, FRONT_DPI)  # a folded box shows no die lines
+    paths = [write_bytes(folder / f"{stem}-flat.png", rgb_png_rows(flat))]
     paths.append(write_bytes(folder / f"{stem}-front.png", rgba_png(folded_front(printed, plan))))
     return paths
