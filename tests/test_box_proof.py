@@ -111,3 +111,19 @@ def test_renders_by_c_calls_are_pypdfium2s(box):
         rows = proof._viewed_rows(page, proof.FLAT_DPI)
         viewed = page.render(scale=proof.FLAT_DPI / 72, rev_byteorder=True).to_numpy()
         assert not rows[:, 0].any() and np.array_equal(rows[:, 1:].reshape(viewed.shape), viewed)
+
+
+def test_the_shortcuts_of_folded_front_are_pillows_long_ways():
+    """Reference: Pillow's own operations the folded front used before, on every 8-bit value. An opaque panel
+    pasted on the transparent white canvas is what alpha_composite gives; RGB straight to RGBa (premultiplied) is
+    RGB -> RGBA -> RGBa; RGBX cut to RGB is RGBX -> RGBA -> RGB."""
+    ramp = np.zeros((256, 256, 3), np.uint8)
+    ramp[..., 0], ramp[..., 1], ramp[..., 2] = np.arange(256)[:, None], np.arange(256)[None, :], 255 - np.arange(256)[:, None]
+    rgb = Image.fromarray(ramp, "RGB")
+    pasted, composited = (Image.new("RGBA", rgb.size, (255, 255, 255, 0)) for _ in range(2))
+    pasted.paste(rgb.convert("RGBA"), (0, 0))
+    composited.alpha_composite(rgb.convert("RGBA"), (0, 0))
+    assert np.array_equal(np.asarray(pasted), np.asarray(composited))
+    assert np.array_equal(np.asarray(rgb.convert("RGBa")), np.asarray(rgb.convert("RGBA").convert("RGBa")))
+    rgbx = rgb.convert("RGBX")
+    assert np.array_equal(np.asarray(rgbx.convert("RGB")), np.asarray(rgbx.convert("RGBA").convert("RGB")))

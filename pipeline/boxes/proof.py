@@ -42,11 +42,12 @@ NOTCH_SHADE, EDGE = (40, 40, 40, 255), (0, 0, 0, 90)
 _MARGIN = 3
 
 
-def _panel(raster: PageRaster, rect) -> Image.Image:
-    """The pixels of a panel (a :class:`~pipeline.boxes.geometry.Rect` in mm) cut from the flat render."""
+def _panel(raster: PageRaster, rect, mode: str = "RGBA") -> Image.Image:
+    """The pixels of a panel (a :class:`~pipeline.boxes.geometry.Rect` in mm) cut from the flat render,
+    in ``mode`` (RGBA, or RGB for a panel lit before it is transformed: the same RGB either way)."""
     x0, y0 = raster.mm_to_px(rect.x, rect.y)
     x1, y1 = raster.mm_to_px(rect.x + rect.w, rect.y + rect.h)
-    return raster.image.crop((round(x0), round(y0), round(x1), round(y1))).convert("RGBA")
+    return raster.image.crop((round(x0), round(y0), round(x1), round(y1))).convert(mode)
 
 
 def render_printed(pdf: Path, dpi: float) -> PageRaster:
@@ -115,9 +116,12 @@ def _paint(out: Image.Image, panel: Image.Image, mapping: tuple[float, ...], lig
     left, top, right, bottom = max(0, box[0]), max(0, box[1]), min(out.width, box[2]), min(out.height, box[3])
     a, b, c, d, e, f = mapping
     shifted = (a, b, c + a * left + b * top, d, e, f + d * left + e * top)  # the same map, from the box's corner
-    lit = ImageEnhance.Brightness(panel.convert("RGB")).enhance(light).convert("RGBA")  # alpha stays opaque
-    out.alpha_composite(lit.transform((right - left, bottom - top), Image.Transform.AFFINE, shifted,
-                                      resample=Image.Resampling.BICUBIC, fillcolor=(255, 255, 255, 0)), (left, top))
+    # Pillow's bicubic transform of an RGBA image is its premultiplied RGBa's, converted back: made RGBa
+    # straight from the lit RGB (opaque, so premultiplying changes nothing) instead of through RGBA.
+    lit = ImageEnhance.Brightness(panel if panel.mode == "RGB" else panel.convert("RGB")).enhance(light).convert("RGBa")
+    moved = lit.transform((right - left, bottom - top), Image.Transform.AFFINE, shifted,
+                          resample=Image.Resampling.BICUBIC, fillcolor=(255, 255, 255, 0))
+    out.alpha_composite(moved.convert("RGBA"), (left, top))
 
 
 def folded_front(raster: PageRaster, plan: BoxPlan) -> Image.Image:
@@ -125,12 +129,12 @@ def folded_front(raster: PageRaster, plan: BoxPlan) -> Image.Image:
     the right side receding to its right, the top lid above, each cut from the flat render ``raster``.
     Transparent round the box (white at alpha 0)."""
     line = plan.dieline
-    front, side, lid = (_panel(raster, line.panels[name]) for name in SHOWN)
+    front, side, lid = (_panel(raster, line.panels[name], mode) for name, mode in zip(SHOWN, ("RGBA", "RGB", "RGB")))
     w, h, d = front.width, front.height, side.width
     dy = OBLIQUE * d
     size = (round(w + dy) + 1, round(h + dy) + 1)
     out = Image.new("RGBA", size, (255, 255, 255, 0))
-    out.alpha_composite(front, (0, round(dy)))
+    out.paste(front, (0, round(dy)))  # opaque over transparent: alpha_composite's result is the front (tested)
     # Output (x, y) -> panel (u, v). The side's u runs from the front's edge into the depth. The lid hangs
     # from the back's top edge: seen from the front its u runs right to left and its tuck edge (v = 0) lies
     # on the front's top edge, so its print shows turned half round, as on the folded box.
