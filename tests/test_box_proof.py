@@ -79,3 +79,51 @@ def test_written_proofs_are_the_renders(box, tmp_path):
     assert np.array_equal(np.asarray(Image.open(flat_png).convert("RGB")), np.asarray(flat))
     front = proof.folded_front(proof.render_printed(merged, proof.FRONT_DPI), plan)
     assert np.array_equal(np.asarray(Image.open(front_png)), np.asarray(front))
+
+
+def test_rgba_png_idat_inflates_to_filter_0_rows(box):
+    """The IDAT, inflated by zlib (the reference decoder, independent of libdeflate that wrote it), is every row's
+    filter byte 0 then the row's RGBA bytes."""
+    import struct
+    import zlib
+    plan, merged = box
+    front = proof.folded_front(proof.render_printed(merged, proof.FRONT_DPI), plan)
+    data = proof.rgba_png(front)
+    length = struct.unpack(">I", data[33:37])[0]
+    assert data[37:41] == b"IDAT"
+    rows = np.frombuffer(zlib.decompress(data[41:41 + length]), np.uint8).reshape(front.height, 4 * front.width + 1)
+    assert not rows[:, 0].any() and rows[:, 1:].tobytes() == front.tobytes()
+
+
+def test_renders_by_c_calls_are_pypdfium2s(box):
+    """The proofs' renders (PDFium's C calls into numpy buffers) against pypdfium2's ``render`` (the reference,
+    what the proofs called before): the printed page (FPDF_PRINTING, RGBX) and the viewed one (RGB), pixel for pixel."""
+    from pipeline.common.raster import open_document
+    import pypdfium2.raw as pdfium_c
+    _, merged = box
+    with open_document(merged) as doc:
+        page = doc[0]
+        printed = proof._printed(page, proof.FRONT_DPI).image
+        reference = page.render(scale=proof.FRONT_DPI / 72, extra_flags=pdfium_c.FPDF_PRINTING, rev_byteorder=True,
+                                prefer_bgrx=True).to_pil()
+        assert printed.mode == reference.mode == "RGBX" and printed.size == reference.size
+        assert np.array_equal(np.asarray(printed.convert("RGB")), np.asarray(reference.convert("RGB")))
+        rows = proof._viewed_rows(page, proof.FLAT_DPI)
+        viewed = page.render(scale=proof.FLAT_DPI / 72, rev_byteorder=True).to_numpy()
+        assert not rows[:, 0].any() and np.array_equal(rows[:, 1:].reshape(viewed.shape), viewed)
+
+
+def test_the_shortcuts_of_folded_front_are_pillows_long_ways():
+    """Reference: Pillow's own operations the folded front used before, on every 8-bit value. An opaque panel
+    pasted on the transparent white canvas is what alpha_composite gives; RGB straight to RGBa (premultiplied) is
+    RGB -> RGBA -> RGBa; RGBX cut to RGB is RGBX -> RGBA -> RGB."""
+    ramp = np.zeros((256, 256, 3), np.uint8)
+    ramp[..., 0], ramp[..., 1], ramp[..., 2] = np.arange(256)[:, None], np.arange(256)[None, :], 255 - np.arange(256)[:, None]
+    rgb = Image.fromarray(ramp, "RGB")
+    pasted, composited = (Image.new("RGBA", rgb.size, (255, 255, 255, 0)) for _ in range(2))
+    pasted.paste(rgb.convert("RGBA"), (0, 0))
+    composited.alpha_composite(rgb.convert("RGBA"), (0, 0))
+    assert np.array_equal(np.asarray(pasted), np.asarray(composited))
+    assert np.array_equal(np.asarray(rgb.convert("RGBa")), np.asarray(rgb.convert("RGBA").convert("RGBa")))
+    rgbx = rgb.convert("RGBX")
+    assert np.array_equal(np.asarray(rgbx.convert("RGB")), np.asarray(rgbx.convert("RGBA").convert("RGB")))
