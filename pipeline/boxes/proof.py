@@ -6,7 +6,7 @@ face on, the right side and the top lid in cabinet oblique (:func:`folded_front`
 render at :data:`FRONT_DPI` as printed (``FPDF_PRINTING``: the die lines, which do not print,
 left out; :func:`render_printed`). The flat proof is opaque RGB (:func:`pipeline.common.pngfile.rgb_png_rows` of PDFium's render
 drawn into PNG scanlines, :func:`_viewed_rows`);
-the front, transparent round the box, is RGBA (:func:`rgba_png`). Both PNGs give every row filter 0
+the front, transparent round the box, is RGBA (:func:`pipeline.common.pngfile.rgba_png`). Both PNGs give every row filter 0
 and deflate with libdeflate at level 1 (Pillow's encoder spent most of its time choosing row filters: issue 22).
 """
 
@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import ctypes
 import math
-import struct
-import zlib
 from pathlib import Path
 
-import deflate
 import numpy as np
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
@@ -26,7 +23,7 @@ from PIL import Image, ImageDraw, ImageEnhance
 
 from pipeline.boxes.plan import BoxPlan
 from pipeline.common.files import write_bytes
-from pipeline.common.pngfile import rgb_png_rows
+from pipeline.common.pngfile import rgb_png_rows, rgba_png
 from pipeline.common.raster import PageRaster, open_document
 
 #: Proof resolutions, dpi: the flat box small enough to look at whole, the front panel sharper.
@@ -150,26 +147,6 @@ def folded_front(raster: PageRaster, plan: BoxPlan) -> Image.Image:
     draw.pieslice((cx - r * scale, top - r * scale, cx + r * scale, top + r * scale), 0, 180, fill=NOTCH_SHADE)
     draw.rectangle((0, round(dy), w - 1, round(dy) + h - 1), outline=EDGE)
     return out
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    """One PNG chunk: length, type, data, CRC-32 of type and data (PNG spec §5.3)."""
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
-
-
-def rgba_png(image: Image.Image, level: int = 1) -> bytes:
-    """``image`` (mode ``RGBA``) as an 8-bit truecolour-with-alpha PNG (colour type 6, PNG spec §11.2.2):
-    every row filter 0, one IDAT deflated by libdeflate at ``level`` (as :func:`pipeline.common.pngfile.rgb_png`
-    deflates the opaque proofs: the shipped games' 6 fronts 22.0 -> 14.9 ms CPU and 334 -> 274 KiB against
-    zlib's level 1, best of 5); it decodes to exactly these RGBA pixels. Raises ValueError for another mode."""
-    if image.mode != "RGBA":
-        raise ValueError(f"rgba_png: mode {image.mode} is not RGBA")
-    width, height = image.size
-    rows = np.empty((height, 4 * width + 1), np.uint8)
-    rows[:, 0] = 0
-    rows[:, 1:] = np.frombuffer(image.tobytes(), np.uint8).reshape(height, 4 * width)
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) + _chunk(b"IDAT", deflate.zlib_compress(rows, level)) + _chunk(b"IEND", b"")
 
 
 def write_proofs(plan: BoxPlan, merged_pdf: Path, folder: Path, stem: str) -> list[Path]:

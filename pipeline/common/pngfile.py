@@ -17,8 +17,8 @@ interleaved, best of 3): 4.8–5.1 ms and 57–63 KiB a file against Pillow's (l
 PNG (signature, IHDR, one IDAT, IEND: the chunks Pillow writes for such an image); it decodes
 to exactly the pixels given. The archive's faces (288 × 480 px, the shipped games' 198, best of 3):
 1.96 ms and 25.6 KiB a file against Pillow's 5.18 ms and 34.3 KiB, pixel-identical. The box
-proofs (some with transparency) and die previews keep Pillow's encoder
-(:func:`pipeline.common.raster.png_bytes`).
+proofs' fronts (with transparency) are written by :func:`rgba_png` (the same rows, colour type 6);
+the die previews keep Pillow's encoder (:func:`pipeline.common.raster.png_bytes`).
 
 :func:`grey_png` writes an ``L`` image with Pillow's pHYs and text chunks, for the height maps, whose
 rows are ~85 % all zero (card surface): each run of such rows is deflated once per length and reused
@@ -114,6 +114,22 @@ def rgb_png_rows(rows: np.ndarray, level: int = LEVEL) -> bytes:
         raise ValueError("rgb_png_rows: a row's filter byte is not 0")
     height, width = rows.shape[0], (rows.shape[1] - 1) // 3
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, truecolour, deflate, filter 0, no interlace
+    return _SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", deflate.zlib_compress(rows, level)) + _chunk(b"IEND", b"")
+
+
+
+def rgba_png(image: Image.Image, level: int = 1) -> bytes:
+    """``image`` (mode ``RGBA``) as an 8-bit truecolour-with-alpha PNG (colour type 6, PNG spec §11.2.2):
+    every row filter 0, one IDAT deflated by libdeflate at ``level`` (as :func:`rgb_png` deflates the opaque
+    proofs; the box proofs' fronts, the shipped games' 6 fronts 22.0 -> 14.9 ms CPU and 334 -> 274 KiB against
+    zlib's level 1, best of 5); it decodes to exactly these RGBA pixels. Raises ValueError for another mode."""
+    if image.mode != "RGBA":
+        raise ValueError(f"rgba_png: mode {image.mode} is not RGBA")
+    width, height = image.size
+    rows = np.empty((height, 4 * width + 1), np.uint8)
+    rows[:, 0] = 0
+    rows[:, 1:] = np.frombuffer(image.tobytes(), np.uint8).reshape(height, 4 * width)
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
     return _SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", deflate.zlib_compress(rows, level)) + _chunk(b"IEND", b"")
 
 
