@@ -84,34 +84,36 @@ def mark_pdf_bytes(data: bytes, group: str = BRAILLE, name: str | None = None) -
     return out.getvalue()
 
 
-def _get(obj, key: str):
-    """``obj[key]``, or None when ``obj`` has no ``key``: pikepdf's ``get()`` of a missing key costs ~8 µs
-    (an exception inside), a ``key in obj`` test ~1 µs."""
-    return obj[key] if key in obj else None
-
-
 def _sorted_values(category) -> list:
     """The values of a resource category (a dictionary) in the order of their names. pikepdf's
     ``keys()`` is a set: sorted, or the order (and the bytes) would vary by process."""
     return [value for _, value in sorted(category.items(), key=lambda item: item[0])]
 
 
+#: Made once: ``Name.Form`` and ``Name.OCG`` make a new Name at each use (~0.7 µs, once an owner or value).
+_FORM, _OCG = Name.Form, Name.OCG
+
+
 def _forms_and_pages(pdf: pikepdf.Pdf):
-    """Every page dictionary and every Form XObject reachable from a page, each once, with its resources (or None)."""
+    """Every page dictionary and every Form XObject reachable from a page, each once, with its resources (or None).
+
+    Each key is tested with ``in`` before it is read (one lookup fewer than :func:`_get` where it is
+    present, as /Resources mostly is): syn2000's 9 sheet and UV PDFs 0.15 -> 0.13-0.14 s CPU, the same owners."""
     seen: set = set()
     todo = [p.obj for p in pdf.pages]
     while todo:
         owner = todo.pop()
         key = owner.objgen
-        if key != (0, 0) and key in seen:
-            continue
-        seen.add(key)
-        resources = _get(owner, "/Resources")
+        if key != (0, 0):
+            if key in seen:
+                continue
+            seen.add(key)
+        resources = owner["/Resources"] if "/Resources" in owner else None
         yield owner, resources
-        xobjects = _get(resources, "/XObject") if resources is not None else None
-        for xobj in _sorted_values(xobjects) if xobjects is not None else ():
-            if _get(xobj, "/Subtype") == Name.Form:
-                todo.append(xobj)
+        if resources is not None and "/XObject" in resources:
+            for xobj in _sorted_values(resources["/XObject"]):
+                if "/Subtype" in xobj and xobj["/Subtype"] == _FORM:
+                    todo.append(xobj)
 
 
 def find_ocgs(pdf: pikepdf.Pdf) -> list[pikepdf.Object]:
@@ -119,9 +121,10 @@ def find_ocgs(pdf: pikepdf.Pdf) -> list[pikepdf.Object]:
     (within one ``/Properties``, by resource name: the same PDF gives the same order in every process)."""
     found: dict = {}
     for _owner, resources in _forms_and_pages(pdf):
-        props = _get(resources, "/Properties") if resources is not None else None
-        for value in _sorted_values(props) if props is not None else ():
-            if isinstance(value, Dictionary) and _get(value, "/Type") == Name.OCG:
+        if resources is None or "/Properties" not in resources:
+            continue
+        for value in _sorted_values(resources["/Properties"]):
+            if isinstance(value, Dictionary) and "/Type" in value and value["/Type"] == _OCG:
                 found.setdefault(value.objgen, value)
     return list(found.values())
 
