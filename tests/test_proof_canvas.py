@@ -60,3 +60,18 @@ def test_proof_canvases_are_pypdfium2s_render_with_the_same_geometry(tmp_path):
     assert len(own) == len(ref) == 3
     for (a, *ga), (b, *gb) in zip(own, ref):
         assert ga == gb and ga[2] == (488, 788) and np.array_equal(a, b)
+
+
+def test_pasting_with_the_overlays_alpha_is_alpha_composite_onto_an_opaque_page_for_every_value():
+    # The canvas pastes an RGBA overlay onto an RGB region with the overlay's alpha as mask; the reference is
+    # Pillow's alpha_composite onto the same region made opaque RGBA. Every (page value, overlay value, alpha).
+    d = np.arange(256, dtype=np.uint8)
+    page_value, value, alpha = (a.ravel() for a in np.meshgrid(d, d, d, indexing="ij"))
+    side = 4096
+    page = np.stack([page_value, page_value[::-1], value], axis=1).reshape(side, side, 3)
+    overlay = Image.fromarray(np.dstack([np.stack([value, alpha, page_value], axis=1).reshape(side, side, 3),
+                                         alpha.reshape(side, side)]), "RGBA")
+    reference = Image.alpha_composite(Image.fromarray(page).convert("RGBA"), overlay)
+    canvas = PageCanvas(page.copy())
+    canvas.alpha_composite(overlay)
+    assert np.array_equal(canvas.pixels, np.asarray(reference)[:, :, :3])
