@@ -135,27 +135,3 @@ def test_each_face_decodes_to_the_soft_proofs_trim_render(mini_dir, tmp_path):
     for card_id, expected in zip(made, reference):
         with Image.open(tmp_path / "site" / "images" / f"{card_id}.png") as face:
             assert face.mode == "RGB" and np.array_equal(np.asarray(face), expected)
-
-
-def test_png_size_reads_the_ihdr_as_pillow_does(tmp_path):
-    """Reference: Pillow's Image.open size, for PNGs of several sizes and modes (pngfile's writer and
-    Pillow's), another format (a JPEG: Pillow's answer) and a file that is no image (Pillow's error)."""
-    import numpy as np
-    from PIL import Image, UnidentifiedImageError
-
-    from pipeline.archive.faces import png_size
-    from pipeline.common.pngfile import rgb_png
-
-    (tmp_path / "face.png").write_bytes(rgb_png(np.full((480, 288, 3), 200, np.uint8)))
-    Image.new("L", (70000, 3)).save(tmp_path / "wide.png")  # a width past 16 bits
-    Image.new("RGBA", (5, 9)).save(tmp_path / "rgba.png")
-    Image.new("RGB", (31, 17)).save(tmp_path / "photo.jpg")
-    for name in ("face.png", "wide.png", "rgba.png", "photo.jpg"):
-        with Image.open(tmp_path / name) as image:
-            assert png_size(tmp_path / name) == image.size, name
-    assert png_size(tmp_path / "face.png") == (288, 480)
-    (tmp_path / "short.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
-    with pytest.raises(UnidentifiedImageError):
-        png_size(tmp_path / "short.png")
-    with pytest.raises(FileNotFoundError):
-        png_size(tmp_path / "missing.png")
