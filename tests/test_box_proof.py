@@ -108,9 +108,13 @@ def test_renders_by_c_calls_are_pypdfium2s(box):
                                 prefer_bgrx=True).to_pil()
         assert printed.mode == reference.mode == "RGBX" and printed.size == reference.size
         assert np.array_equal(np.asarray(printed.convert("RGB")), np.asarray(reference.convert("RGB")))
-        rows = proof._viewed_rows(page, proof.FLAT_DPI)
-        viewed = page.render(scale=proof.FLAT_DPI / 72, rev_byteorder=True).to_numpy()
-        assert not rows[:, 0].any() and np.array_equal(rows[:, 1:].reshape(viewed.shape), viewed)
+        from pipeline.render.bitmaps import PageBitmaps
+
+        with PageBitmaps(grey=False, png_rows=True) as bitmaps:  # the flat proof's render
+            pixels = bitmaps.loaded(page, proof.FLAT_DPI)
+            rows = bitmaps.rows
+            viewed = page.render(scale=proof.FLAT_DPI / 72, rev_byteorder=True).to_numpy()
+            assert not rows[:, 0].any() and np.array_equal(pixels, viewed) and np.shares_memory(pixels, rows)
 
 
 def test_the_shortcuts_of_folded_front_are_pillows_long_ways():

@@ -5,7 +5,7 @@ die lines and braille shown (PDFium's view mode). ``<game>-box-<id>-front.png``:
 face on, the right side and the top lid in cabinet oblique (:func:`folded_front`), cut from a
 render at :data:`FRONT_DPI` as printed (``FPDF_PRINTING``: the die lines, which do not print,
 left out; :func:`render_printed`). The flat proof is opaque RGB (:func:`pipeline.common.pngfile.rgb_png_rows` of PDFium's render
-drawn into PNG scanlines, :func:`_viewed_rows`);
+drawn into PNG scanlines by :class:`pipeline.render.bitmaps.PageBitmaps`);
 the front, transparent round the box, is RGBA (:func:`pipeline.common.pngfile.rgba_png`). Both PNGs give every row filter 0
 and deflate with libdeflate at level 1 (Pillow's encoder spent most of its time choosing row filters: issue 22).
 """
@@ -25,6 +25,7 @@ from pipeline.boxes.plan import BoxPlan
 from pipeline.common.files import write_bytes
 from pipeline.common.pngfile import rgb_png_rows, rgba_png
 from pipeline.common.raster import PageRaster, open_document
+from pipeline.render.bitmaps import PageBitmaps
 
 #: Proof resolutions, dpi: the flat box small enough to look at whole, the front panel sharper.
 FLAT_DPI, FRONT_DPI = 100, 150
@@ -70,17 +71,6 @@ def _printed(page: pdfium.PdfPage, dpi: float) -> PageRaster:
     _draw(page, pixels.ctypes.data, (w, h), pdfium_c.FPDFBitmap_BGRx, 4 * w, pdfium_c.FPDF_PRINTING)
     image = Image.frombuffer("RGBX", (w, h), pixels, "raw", "RGBX", 0, 1)  # a map of the array (kept alive by it)
     return PageRaster(image, dpi, (left * dpi / 72, (height - top) * dpi / 72), (right - left, top - bottom))
-
-
-def _viewed_rows(page: pdfium.PdfPage, dpi: float) -> np.ndarray:
-    """The whole page's RGB pixels (die lines shown) as :func:`pipeline.common.raster.render_page` renders
-    them, from a page already loaded, drawn straight into PNG scanlines: a ``(height, 1 + 3 × width)`` array,
-    each row filter byte 0 then the row's RGB, for :func:`pipeline.common.pngfile.rgb_png_rows` (no copy)."""
-    w, h = _page_px(page, dpi)
-    rows = np.full((h, 1 + 3 * w), 255, np.uint8)
-    rows[:, 0] = 0  # the filter bytes, past each bitmap row's end: PDFium writes none of them
-    _draw(page, rows.ctypes.data + 1, (w, h), pdfium_c.FPDFBitmap_BGR, 1 + 3 * w, 0)
-    return rows
 
 
 def _page_px(page: pdfium.PdfPage, dpi: float) -> tuple[int, int]:
@@ -153,9 +143,10 @@ def write_proofs(plan: BoxPlan, merged_pdf: Path, folder: Path, stem: str) -> li
     """The flat proof (whole bled page, :data:`FLAT_DPI`) and the folded front (:func:`folded_front`,
     :data:`FRONT_DPI`) of the box's ``-print+braille.pdf``, as ``<stem>-flat.png`` and ``<stem>-front.png``.
     Raises :class:`pipeline.common.raster.RasterError` when the PDF cannot be read."""
-    with open_document(merged_pdf) as doc:
+    with open_document(merged_pdf) as doc, PageBitmaps(grey=False, png_rows=True) as bitmaps:
         page = doc[0]  # loaded once for both renders: PDFium parses the page's content once (~2.9 ms a box)
-        flat, printed = _viewed_rows(page, FLAT_DPI), _printed(page, FRONT_DPI)  # a folded box shows no die lines
-    paths = [write_bytes(folder / f"{stem}-flat.png", rgb_png_rows(flat))]
+        bitmaps.loaded(page, FLAT_DPI)  # die lines shown, drawn straight into PNG scanlines
+        paths = [write_bytes(folder / f"{stem}-flat.png", rgb_png_rows(bitmaps.rows))]
+        printed = _printed(page, FRONT_DPI)  # a folded box shows no die lines
     paths.append(write_bytes(folder / f"{stem}-front.png", rgba_png(folded_front(printed, plan))))
     return paths

@@ -1,6 +1,6 @@
 """Page renders into one reused PDFium bitmap, by PDFium's C calls: the QR check's grey boxes
-(:func:`pipeline.qr.codes.verify_qr`), the archive's RGB faces (:mod:`pipeline.archive.faces`) and the
-proofs' pages (:func:`pipeline.proofs.pages.proof_canvases`).
+(:func:`pipeline.qr.codes.verify_qr`), the archive's RGB faces (:mod:`pipeline.archive.faces`), the
+proofs' pages (:func:`pipeline.proofs.pages.proof_canvases`) and the flat box proofs (:mod:`pipeline.boxes.proof`).
 
 :class:`PageBitmaps` makes the calls, flags and arithmetic of pypdfium2's ``PdfPage.render(scale,
 crop, ...)`` (what :mod:`pipeline.common.raster` calls), so it gives the same pixels: each page
@@ -87,6 +87,12 @@ class PageBitmaps:
             return self._render(page, width, height, (0.0, 0.0, 0.0, 0.0), dpi), _trim_box(page, width, height), height
         finally:
             pdfium_c.FPDF_ClosePage(page)
+
+    def loaded(self, page, dpi: float) -> np.ndarray:
+        """A page the caller has loaded (a pypdfium2 ``PdfPage``, which it keeps) at ``dpi``, uncut: the
+        pixels :meth:`whole` gives, for a caller that renders the same page more than once (the box proofs)."""
+        raw = page.raw
+        return self._render(raw, pdfium_c.FPDF_GetPageWidthF(raw), pdfium_c.FPDF_GetPageHeightF(raw), (0.0, 0.0, 0.0, 0.0), dpi)
 
     @staticmethod
     def _load(document: PdfDocument, index: int):
