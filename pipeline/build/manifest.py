@@ -29,6 +29,7 @@ from engine.paths import SLUG
 from pipeline.build import statcache, yamlfacts
 from pipeline.build.report import portable_findings
 from pipeline.common.files import staging_writes, write_text
+from pipeline.common.jsontext import document_text
 from pipeline.common.ownership import STAGING_MARK
 
 if TYPE_CHECKING:
@@ -321,5 +322,5 @@ def write_manifest(job: Job, key: str, deck_counts: dict[str, int], card_keys: d
         "files": [{**e, "card_key": card_keys[e["path"]]} if e["path"] in (card_keys or {}) else e for e in file_entries(job.staging, verified)],
     }
     with staging_writes():  # the manifest belongs to the staging folder like every stage's file
-        write_text(job.staging / MANIFEST, json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+        write_text(job.staging / MANIFEST, document_text(manifest))
     return manifest

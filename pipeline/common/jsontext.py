@@ -1,0 +1,56 @@
+"""JSON text of deckpress's large records (manifest.json, report.json): one list item a line.
+
+``json.dumps(doc, indent=2)`` runs CPython's pure-Python encoder (its C encoder has no indent),
+0.20 s for the 12 MB manifest of a 10,000-card game and 0.12 s for its report, on the serial
+tail of a build and on every rebuild whose report changes. Here objects are indented as
+``indent=2`` does, but each item of a list is written on one line by the C encoder: the same
+data (``json.loads`` gives back an equal object), a file that diffs and greps a record a line
+(one output file, one finding), at about a quarter of the time.
+"""
+
+from __future__ import annotations
+
+import json
+from json import encoder as _encoder
+
+# The C encoder of one value, compact but with json.dumps's default separators; None where
+# CPython's _json accelerator is missing (then the JSONEncoder below does the same, slower).
+_C_ENCODE = (_encoder.c_make_encoder(None, None, _encoder.encode_basestring, None, ": ", ", ", False, False, True)
+             if _encoder.c_make_encoder is not None else None)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+
+
+def _one_line(value: object) -> str:
+    """``value`` as ``json.dumps(value, ensure_ascii=False)`` writes it (one line: JSON escapes every newline in a string)."""
+    if _C_ENCODE is None:
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODE(value, 0))
+
+
+def _lines(value: object, pad: str, out: list[str]) -> None:
+    """Append ``value``'s text to ``out``; its first line continues the current one, the rest start with ``pad`` or deeper."""
+    if isinstance(value, dict) and value:
+        inner = pad + "  "
+        out.append("{")
+        for n, (key, item) in enumerate(value.items()):
+            out.append(("\n" if n == 0 else ",\n") + inner + _one_line(str(key)) + ": ")
+            _lines(item, inner, out)
+        out.append("\n" + pad + "}")
+    elif isinstance(value, list) and value:
+        inner = ",\n" + pad + "  "
+        out.append("[\n" + pad + "  " + inner.join(map(_one_line, value)) + "\n" + pad + "]")
+    else:
+        out.append(_one_line(value))
+
+
+def document_text(doc: object) -> str:
+    """The text of ``doc`` (JSON data: dicts, lists, strings, numbers, booleans, None) ending in a newline.
+
+    Objects are indented two spaces a level; every non-empty list puts one item a line, each item
+    compact on that line (``{"path": "a.pdf", "bytes": 12}``); keys keep their order; non-ASCII
+    is written as UTF-8; keys must be strings. Raises TypeError for what ``json.dumps`` refuses (a set, bytes).
+    """
+    out: list[str] = []
+    _lines(doc, "", out)
+    out.append("\n")
+    return "".join(out)
