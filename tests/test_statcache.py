@@ -170,3 +170,49 @@ def test_a_rebuild_that_hashed_records_each_file_by_the_stat_it_took_once(game_c
     for e in files:
         st = real(out / "mini" / e["path"])
         assert record[e["path"]] == [e["bytes"], st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev, e["sha256"]]
+
+
+def test_an_unchanged_rebuild_takes_the_digest_and_reads_no_per_file_record(game_copy, tmp_path, hashed, monkeypatch):
+    """With every stat as recorded, one sha256 over the stats answers: the per-file record is not read.
+    A touched file (same bytes, new mtime) fails the digest; the per-file record then names the one
+    file to hash, and the record and digest are written again for the next rebuild."""
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out) == "built"
+    digest = json.loads((out / ".deckpress-stat" / "mini.digest.json").read_text())
+    stats = [os.stat(out / "mini" / e["path"]) for e in _files(out)]
+    assert digest["digest"] == statcache.stats_digest(os.stat(out / "mini" / "manifest.json"), stats)
+    assert digest["record"] == statcache.signature(os.stat(out / ".deckpress-stat" / "mini.json"))
+    read = statcache.read
+    reads: list[str] = []
+    monkeypatch.setattr(statcache, "read", lambda folder: (reads.append(folder), read(folder))[1])
+    hashed.clear()
+    assert _build(game, out) == "cached"
+    assert reads == [] and hashed == []
+    target = out / "mini" / _files(out)[0]["path"]
+    os.utime(target, ns=(target.stat().st_atime_ns, target.stat().st_mtime_ns + 1_000_000))
+    assert _build(game, out) == "cached"
+    assert reads == [str(out / "mini")] and hashed == [str(target)]
+    reads.clear()
+    hashed.clear()
+    assert _build(game, out) == "cached"
+    assert reads == [] and hashed == []
+
+
+def test_no_digest_while_a_file_or_the_manifest_is_racy(tmp_path, monkeypatch):
+    """A digest is written only when every entry and manifest.json are older than RACY_NS."""
+    from types import SimpleNamespace
+
+    folder = tmp_path / "out" / "mini"
+    folder.mkdir(parents=True)
+    (folder / "a.txt").write_text("a")
+    (folder / "manifest.json").write_text("{}")
+    newest = max(max(os.stat(p).st_mtime_ns, os.stat(p).st_ctime_ns) for p in folder.iterdir())
+    entries = [{"path": "a.txt", "bytes": 1, "sha256": "x"}]
+    monkeypatch.setattr(statcache, "time", SimpleNamespace(time_ns=lambda: newest + statcache.RACY_NS))
+    statcache.write(str(folder), entries)
+    assert not os.path.exists(statcache.digest_path(str(folder)))
+    monkeypatch.setattr(statcache, "time", SimpleNamespace(time_ns=lambda: newest + statcache.RACY_NS + 1))
+    statcache.write(str(folder), entries)
+    assert os.path.exists(statcache.digest_path(str(folder)))
+    statcache.write(str(folder), entries + [{"path": "gone.txt", "bytes": 1, "sha256": "y"}])  # a listed file missing
+    assert not os.path.exists(statcache.digest_path(str(folder)))

@@ -240,34 +240,40 @@ def is_current(folder: Path, key: str, verify: bool = False) -> dict | None:
     with its recorded size and sha256 (a stand-alone command may have rewritten one in place);
     otherwise None (the game must be rebuilt).
 
-    A file whose stat matches the stat cache's record for its sha256 (:mod:`pipeline.build.statcache`:
-    size, mtime, ctime, inode, device) is not read; ``verify`` hashes every file regardless.
-    When some file had to be hashed and all matched, the cache is rewritten for the next build.
+    When the stat digest holds (:func:`pipeline.build.statcache.digest_holds`: manifest.json and every
+    file stat as recorded) no file is read; else a file whose stat matches the stat cache's record for
+    its sha256 (size, mtime, ctime, inode, device) is not read. ``verify`` hashes every file regardless.
+    Unless the digest held, the cache and its digest are rewritten for the next build.
     """
+    try:
+        manifest_stat = os.stat(os.path.join(folder, MANIFEST))
+    except OSError:
+        return None
     manifest = read_manifest(folder)
     if not manifest or manifest.get("build_key") != key:
         return None
-    known = {} if verify else statcache.read(str(folder))
-    hashed = False
-    stats: dict[str, os.stat_result] = {}  # for the cache's rewrite: no second stat of every file
+    entries = manifest.get("files", [])
     prefix = os.path.join(folder, "")  # joined by concatenation: os.path.join was a third of a 30,000-file check
-    for entry in manifest.get("files", []):
-        rel = entry["path"]
-        path = prefix + rel
+    try:
+        stats = [os.stat(prefix + entry["path"]) for entry in entries]
+    except OSError:
+        return None  # a listed file is gone
+    if any(st.st_size != entry["bytes"] for st, entry in zip(stats, entries)):
+        return None
+    if not verify and statcache.digest_holds(str(folder), manifest_stat, stats):
+        return manifest
+    known = {} if verify else statcache.read(str(folder))
+    for entry, st in zip(entries, stats):
+        if known.get(entry["path"]) == statcache.signature(st) + [entry["sha256"]]:
+            continue
         try:
-            st = stats[rel] = os.stat(path)
-            if st.st_size != entry["bytes"]:
-                return None
-            if known.get(rel) == statcache.signature(st) + [entry["sha256"]]:
-                continue
-            if sha256_file(path) != entry["sha256"]:
-                statcache.drop(str(folder))
-                return None
-            hashed = True
+            same = sha256_file(prefix + entry["path"]) == entry["sha256"]
         except OSError:
             return None
-    if hashed or not known:
-        statcache.write(str(folder), manifest.get("files", []), stats)
+        if not same:
+            statcache.drop(str(folder))
+            return None
+    statcache.write(str(folder), entries, dict(zip((e["path"] for e in entries), stats)))  # and its digest
     return manifest
 
 

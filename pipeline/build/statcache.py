@@ -17,15 +17,23 @@ moment its record was taken could share its timestamps with the edit (the "racy 
 it is not recorded, so the next build hashes it. ``deckpress build --verify`` ignores the
 cache and hashes every file, as every rebuild did before.
 
+Beside it, ``<game>.digest.json`` holds one sha256 over the stats of manifest.json and of every
+listed file, in the manifest's order, and the stat of the record it was made with: while all of
+those are as recorded, an unchanged rebuild stats the files and hashes their stats once, without
+reading the per-file record (4.8 MB of JSON for a 10,000-card game, ~30 ms to parse). Any
+difference sends it to the per-file record, which finds the files to hash.
+
 The cache is an optimisation only: an absent, unreadable or stale cache means hashing, never
 a wrong answer. It is written under the output folder's lock, one file per game, atomically.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
+from array import array
 
 #: Folder (under the output folder) of the per-game stat caches.
 STAT_DIR = ".deckpress-stat"
@@ -46,6 +54,34 @@ def cache_path(folder: str) -> str:
     return os.path.join(parent, STAT_DIR, name + ".json")
 
 
+def digest_path(folder: str) -> str:
+    """The stat digest of the game folder ``folder``: ``<out>/.deckpress-stat/<game>.digest.json``."""
+    return cache_path(folder)[: -len(".json")] + ".digest.json"
+
+
+def stats_digest(manifest_stat: os.stat_result, stats: list[os.stat_result]) -> str:
+    """Hex sha256 over the :func:`signature` of manifest.json and of each listed file, in the given order."""
+    every = [manifest_stat, *stats]
+    try:  # packed as 64-bit integers: a quarter of the time of hashing their repr (~10 ms for 30,000 files)
+        packed = array("q", [n for st in every for n in (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)]).tobytes()
+    except OverflowError:  # an inode or device number past 2**63 (some network file systems)
+        packed = repr([signature(st) for st in every]).encode()
+    return hashlib.sha256(packed).hexdigest()
+
+
+def digest_holds(folder: str, manifest_stat: os.stat_result, stats: list[os.stat_result]) -> bool:
+    """Whether ``folder``'s stat digest was recorded for exactly these stats (manifest.json's, then each
+    listed file's in manifest order) and for the per-file record as it is now; False when it was not, or
+    when there is no digest (or it does not read)."""
+    try:
+        with open(digest_path(folder), encoding="utf-8") as fh:
+            data = json.load(fh)
+        record = signature(os.stat(cache_path(folder)))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("record") == record and data.get("digest") == stats_digest(manifest_stat, stats)
+
+
 def read(folder: str) -> dict[str, list]:
     """``{relative path: signature + [sha256]}`` recorded for ``folder``; {} when there is none or it does not read."""
     try:
@@ -60,13 +96,15 @@ def write(folder: str, entries: list[dict], stats: dict[str, os.stat_result] | N
     """Record the stat of every manifest entry (``{"path", "sha256", ...}``) of ``folder`` whose
     file is there with the entry's size; a file changed in the last :data:`RACY_NS` is left out.
     ``stats`` gives the stat already taken of some entries (by relative path; the rest are stat'ed
-    here): :func:`pipeline.build.manifest.is_current` has just stat'ed every file.
+    here): :func:`pipeline.build.manifest.is_current` has just stat'ed every file. When every entry
+    and manifest.json itself are recorded, the stat digest is written too (module docs).
 
     Best effort: a cache that cannot be written is skipped (the next build hashes instead).
     """
     now = time.time_ns()
     record: dict[str, list] = {}
     stats = stats or {}
+    taken: list[os.stat_result] = []
     prefix = os.path.join(folder, "")
     for entry in entries:
         try:
@@ -75,25 +113,51 @@ def write(folder: str, entries: list[dict], stats: dict[str, os.stat_result] | N
             continue
         if st.st_size == entry["bytes"] and max(st.st_mtime_ns, st.st_ctime_ns) < now - RACY_NS:
             record[entry["path"]] = signature(st) + [entry["sha256"]]
+            taken.append(st)
+    drop_digest(folder)  # a digest of the record about to be replaced must not outlive it
     path = cache_path(folder)
+    # dumps, not dump: json.dump runs the pure-Python encoder (CPython's C one only makes whole
+    # strings); same text, 1.2 → 0.1 s for 30,000 records
+    if not _replace(path, json.dumps(record, separators=(",", ":"))) or len(taken) < len(entries):
+        return  # some file is missing or racy: no digest, the next build reads the per-file record
+    try:
+        manifest_stat = os.stat(prefix + "manifest.json")
+        record_stat = os.stat(path)
+    except OSError:
+        return
+    if max(manifest_stat.st_mtime_ns, manifest_stat.st_ctime_ns) < now - RACY_NS:
+        _replace(digest_path(folder), json.dumps({"record": signature(record_stat), "digest": stats_digest(manifest_stat, taken)}))
+
+
+def _replace(path: str, text: str) -> bool:
+    """Write ``text`` to ``path`` by a temporary file renamed over it; False (nothing left behind) when that fails."""
     tmp = f"{path}.{os.getpid()}.part"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(tmp, "w", encoding="utf-8") as fh:
-            # dumps, not dump: json.dump runs the pure-Python encoder (CPython's C one only makes whole
-            # strings); same text, 1.2 → 0.1 s for 30,000 records
-            fh.write(json.dumps(record, separators=(",", ":")))
+            fh.write(text)
         os.replace(tmp, path)
+        return True
     except OSError:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        return False
 
 
 def drop(folder: str) -> None:
-    """Remove ``folder``'s stat cache (a file was found changed: nothing recorded about it is trusted any more)."""
+    """Remove ``folder``'s stat cache and digest (a file was found changed: nothing recorded about it is trusted any more)."""
+    drop_digest(folder)
     try:
         os.unlink(cache_path(folder))
+    except OSError:
+        pass
+
+
+def drop_digest(folder: str) -> None:
+    """Remove ``folder``'s stat digest (none there is fine)."""
+    try:
+        os.unlink(digest_path(folder))
     except OSError:
         pass
