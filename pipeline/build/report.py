@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from engine.findings import Finding, Location, Severity, counts, sort_key
+from engine.findings import Finding, Location, counts, finding_from_dict, sort_key
 from engine.paths import display_path
 from pipeline.common.files import write_text
 from pipeline.common.jsontext import document_text
@@ -64,19 +64,6 @@ def failed_outcome(game_dir: str, exc: BaseException, game_id: str | None = None
     else:
         text = f"{type(exc).__name__}: {exc}"
     return GameOutcome(game_dir, name, "failed", [], error=text)
-
-
-def finding_from_dict(data: dict, shown: Callable[[str], str] | None = None) -> Finding:
-    """A finding read back from its ``to_dict()`` form (a manifest's or report's ``findings`` entry);
-    ``shown`` renames each location's file as it is made (:func:`shown_names`)."""
-    def place(fields: dict) -> Location:
-        if shown is None or not fields.get("file"):
-            return Location(**fields)
-        return Location(**{**fields, "file": shown(fields["file"])})
-
-    related = tuple(place(r) for r in data.get("related", ()))
-    return Finding(data["code"], data["name"], Severity(data["severity"]), data["message"], data.get("hint", ""),
-                   place(data["location"]), related)
 
 
 def cached_outcome(game_dir: str, game_id: str, manifest: dict, out_folder: str | Path | None = None) -> GameOutcome:
@@ -156,12 +143,12 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
     """
     games = {}
     for o in outcomes:
-        items = sorted(o.findings, key=sort_key)
         # A cached game's findings are shown with the names a build prints (shown_names); the
-        # report keeps the manifest's portable, sorted dicts of them.
+        # report keeps the manifest's portable, sorted dicts of them (counted, not sorted again).
         dicts = o.finding_dicts if o.status == "cached" else None
+        items = o.findings if dicts is not None else sorted(o.findings, key=sort_key)
         if out_dir is not None and dicts is None:
-            items, dicts = portable_findings(items, o.game_dir, (out_dir / o.game_id,)), None
+            items = portable_findings(items, o.game_dir, (out_dir / o.game_id,))
         # A game whose data did not load has no deck to count: its card counts are null, not 0 (an empty game).
         known = (lambda n: n) if o.loaded else (lambda n: None)
         folder = Path(os.path.relpath(Path(o.game_dir).resolve(), out_dir.resolve())).as_posix() if out_dir is not None else o.game_dir
