@@ -15,6 +15,7 @@ from typing import Callable
 
 from engine.findings import Finding, Location, counts, finding_from_dict, sort_key
 from engine.paths import display_path
+from pipeline.build import reportstamp
 from pipeline.common.files import write_text
 from pipeline.common.jsontext import document_text
 
@@ -181,18 +182,35 @@ def per_card_summary(per_card: dict) -> str:
 def write_report(out_dir: Path, outcomes: list[GameOutcome]) -> None:
     """Write ``<out_dir>/report.json``: these outcomes merged into the previous report. A report
     that already holds exactly this data (a second unchanged rebuild) is left as it is: no
-    temporary file, fsync and rename, which on a busy disk took longer than the rest of such a build."""
-    try:
-        old = json.loads((out_dir / REPORT).read_bytes())
-    except (OSError, ValueError):
-        old = None  # none yet, unreadable or not JSON: written anew (write_text says why it cannot)
-    report = _merged_report(out_dir, report_dict(outcomes, out_dir), old if isinstance(old, dict) else {})
+    temporary file, fsync and rename, which on a busy disk took longer than the rest of such a build.
+
+    The previous report is read only when something of it could be kept: another game's folder is
+    in ``out_dir``, or it may be this very report (:mod:`pipeline.build.reportstamp`); when the
+    stamp says it is, it is not read at all."""
+    new = report_dict(outcomes, out_dir)
+    key = reportstamp.inputs_key(out_dir, [(gid, g["status"], g["folder"]) for gid, g in new["games"].items()])
+    if reportstamp.holds(out_dir, key):
+        return
+    old = None  # nothing of a previous report survives the merge, and it was made from other inputs: written anew
+    if _other_games(out_dir, new["games"]) or (key is not None and reportstamp.known_inputs(out_dir) == key):
+        try:
+            old = json.loads((out_dir / REPORT).read_bytes())
+        except (OSError, ValueError):
+            old = None  # none yet, unreadable or not JSON: written anew (write_text says why it cannot)
+    report = _merged_report(out_dir, new, old if isinstance(old, dict) else {})
     # Compared as data (dict equality) rather than as encoded text: encoding is ~37 ms for a
     # 10,000-finding report, which an unchanged rebuild need not pay.
     if old != report:
         write_text(out_dir / REPORT, document_text(report))
+    reportstamp.record(out_dir, key)
 
 
+def _other_games(out_dir: Path, games: dict) -> bool:
+    """Whether ``out_dir`` holds a folder (not a dot-folder) of a game other than ``games``: a previous report's entry for it is kept."""
+    try:
+        return any(e.is_dir() and not e.name.startswith(".") and e.name not in games for e in os.scandir(out_dir))
+    except OSError:
+        return True  # the folder cannot be listed: read the previous report as before
 def _merged_report(out_dir: Path, new: dict, old: dict) -> dict:
     """The new report plus the previous report's (``old``) games that this build did not touch (their output is still there)."""
     games = {gid: entry for gid, entry in old.get("games", {}).items() if gid not in new["games"] and (out_dir / gid).is_dir()}
