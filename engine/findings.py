@@ -106,13 +106,13 @@ def finding_from_dict(data: dict, rename: Callable[[str], str] | None = None) ->
     """The :class:`Finding` of its ``to_dict()`` form (a manifest's or report's ``findings`` entry);
     ``rename`` maps each location's non-empty file name. Raises KeyError for a missing field, ValueError
     for an unknown severity, TypeError for a location with other keys (as the constructors do)."""
-    extra = data.keys() - _FINDING_KEYS
-    if extra:
-        raise TypeError(f"unexpected finding field(s): {', '.join(sorted(extra))}")
+    if len(data) > len(_FINDING_KEYS) or not _FINDING_KEYS.issuperset(data):
+        raise TypeError(f"unexpected finding field(s): {', '.join(sorted(data.keys() - _FINDING_KEYS))}")
     finding = object.__new__(Finding)
+    related = data.get("related")
     finding.__dict__.update(code=data["code"], name=data["name"], severity=_SEVERITIES.get(data["severity"]) or Severity(data["severity"]),
                             message=data["message"], hint=data.get("hint", ""), location=location_from_dict(data["location"], rename),
-                            related=tuple(location_from_dict(r, rename) for r in data.get("related", ())))
+                            related=tuple(location_from_dict(r, rename) for r in related) if related else ())
     return finding
 
 
