@@ -161,12 +161,21 @@ def game_sources(game_dir: Path) -> list[Path]:
 def code_digest() -> bytes:
     """sha256 over the names (relative to the repository) and bytes of deckpress's code and templates.
 
-    Hashed once per process: a build of four games hashed the same ~670 files four times.
+    Hashed once per process: a build of four games hashed the same files four times. Listed with
+    os.walk, not Path.rglob and is_file (half of the 7 ms the ~230 files took), in the order sorted()
+    gives their Paths (by parts); a symlinked folder is not entered, as rglob does not.
     """
+    found = []
+    for folder in CODE_DIRS:
+        for dirpath, dirs, names in os.walk(folder):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            found += [(rel.split(os.sep), rel, path) for name in names
+                      if os.path.isfile(path := os.path.join(dirpath, name)) for rel in (os.path.relpath(path, ROOT),)]
     digest = hashlib.sha256()
-    for path in sorted(p for d in CODE_DIRS for p in d.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        digest.update(os.path.relpath(path, ROOT).encode())
-        digest.update(path.read_bytes())
+    for _, rel, path in sorted(found):
+        digest.update(rel.encode())
+        with open(path, "rb") as fh:
+            digest.update(fh.read())
     return digest.digest()
 
 
