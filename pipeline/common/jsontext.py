@@ -38,7 +38,9 @@ def _lines(value: object, pad: str, out: list[str]) -> None:
         out.append("\n" + pad + "}")
     elif isinstance(value, list) and value:
         inner = ",\n" + pad + "  "
-        out.append("[\n" + pad + "  " + inner.join(map(_one_line, value)) + "\n" + pad + "]")
+        # a list of names (report.json's files): the C string encoder alone, a third of the time a name
+        each = _encoder.encode_basestring if all(type(item) is str for item in value) else _one_line
+        out.append("[\n" + pad + "  " + inner.join(map(each, value)) + "\n" + pad + "]")
     else:
         out.append(_one_line(value))
 
