@@ -200,8 +200,9 @@ def build_key(game_dir: Path, settings: dict) -> str:
 def file_entries(folder: Path, verified: dict[str, tuple[int, str]] | None = None) -> list[dict]:
     """Every file under ``folder`` (except the manifest) as ``{path, bytes, sha256}``, sorted by path.
 
-    ``verified`` gives ``(bytes, sha256)`` of files hashed already this build (the per-card files kept
-    from the previous build, :mod:`pipeline.build.cardkeys`): used when the size still matches.
+    ``verified`` gives ``(bytes, sha256)`` of files hashed already this build (the per-card files, kept
+    from the previous build or hashed by the stage that rendered them, :mod:`pipeline.build.cardkeys`):
+    used when the size still matches.
     """
     known = verified or {}
     root = os.fspath(folder)
