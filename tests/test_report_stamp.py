@@ -82,3 +82,27 @@ def test_a_broken_stamp_means_the_report_is_written_again(game_copy, tmp_path, r
     assert (out / "report.json").read_bytes() == data
     assert _build(game, out) == "cached"
     assert reads == [] and os.stat(out / "report.json").st_ino == after.st_ino  # stamped again: left as it is
+
+
+def test_another_games_entry_goes_with_its_folder_though_the_stamp_held(game_copy, tmp_path, reads):
+    """A report listing a game this build does not name is merged again every time (new-user try:
+    the entry of a deleted game's folder stayed while the stamp of the other game held)."""
+    import shutil
+
+    mini, out = game_copy("mini"), tmp_path / "out"
+    plus = tmp_path / "second" / "mini"
+    shutil.copytree(mini, plus)
+    yaml = plus / "game.yaml"
+    yaml.write_text(yaml.read_text().replace("id: mini\n", "id: mini-plus\n", 1))
+    (first, second) = run_build([str(mini), str(plus)], BuildSettings(out_dir=str(out), only=("emboss",)))
+    assert (first.status, second.status) == ("built", "built")
+    assert _build(mini, out) == "cached"
+    assert _build(mini, out) == "cached"
+    shutil.rmtree(out / "mini-plus")
+    assert _build(mini, out) == "cached"
+    report_data = json.loads((out / "report.json").read_text())
+    assert list(report_data["games"]) == ["mini"]
+    assert report_data["counts"] == report_data["games"]["mini"]["counts"]
+    reads.clear()
+    assert _build(mini, out) == "cached"
+    assert reads == []  # now it lists this build's game alone: the stamp holds again

@@ -189,7 +189,7 @@ def write_report(out_dir: Path, outcomes: list[GameOutcome]) -> None:
     stamp says it is, it is not read at all."""
     new = report_dict(outcomes, out_dir)
     key = reportstamp.inputs_key(out_dir, [(gid, g["status"], g["folder"]) for gid, g in new["games"].items()])
-    if reportstamp.holds(out_dir, key):
+    if reportstamp.holds(out_dir, key, list(new["games"])):
         return
     old = None  # nothing of a previous report survives the merge, and it was made from other inputs: written anew
     if _other_games(out_dir, new["games"]) or (key is not None and reportstamp.known_inputs(out_dir) == key):
@@ -202,7 +202,7 @@ def write_report(out_dir: Path, outcomes: list[GameOutcome]) -> None:
     # 10,000-finding report, which an unchanged rebuild need not pay.
     if old != report:
         write_text(out_dir / REPORT, document_text(report))
-    reportstamp.record(out_dir, key)
+    reportstamp.record(out_dir, key, list(report["games"]))
 
 
 def _other_games(out_dir: Path, games: dict) -> bool:

@@ -5,8 +5,10 @@ alone when nothing changed. Reading it back is 5 MB of JSON for a 10,000-card ga
 unchanged rebuild). ``<out>/.deckpress-stat/report.json`` records, after each write or check,
 the stat of report.json, the time it was taken and the report's inputs: per game, its id, its
 folder as the report names it and the stat of its manifest.json, for a build whose games were all
-reused (a cached game's entry is made from its manifest alone). While report.json's stat and
-those inputs are as recorded, the report is the one this build would write.
+reused (a cached game's entry is made from its manifest alone), and the games the report lists.
+While report.json's stat and those inputs are as recorded and it lists only this build's games (an
+entry of another game must go when that game's folder does), the report is the one this build
+would write.
 
 As with the stat cache (:mod:`pipeline.build.statcache`), a report changed within
 :data:`~pipeline.build.statcache.RACY_NS` of the record is not taken on trust: its timestamps
@@ -53,12 +55,15 @@ def _read(out_dir: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def holds(out_dir: Path, key: str | None) -> bool:
+def holds(out_dir: Path, key: str | None, games: list[str]) -> bool:
     """Whether report.json is, unchanged and not racy, the report made from inputs ``key``
-    (:func:`inputs_key`; None never holds)."""
+    (:func:`inputs_key`; None never holds) holding exactly the games ``games``: a report that also
+    lists another game is merged again, since that game's entry goes when its folder does."""
     if key is None:
         return False
     stamp = _read(out_dir)
+    if stamp.get("games") != sorted(games):
+        return False
     try:
         st = os.stat(out_dir / "report.json")
     except OSError:
@@ -72,17 +77,17 @@ def known_inputs(out_dir: Path) -> str | None:
     return _read(out_dir).get("inputs")
 
 
-def record(out_dir: Path, key: str | None) -> None:
-    """Stamp report.json as it is now as the report of inputs ``key``; with ``key`` None (some game
-    was not reused) remove the stamp instead. Best effort: a stamp that cannot be written is removed
-    or left out (the next build reads report.json)."""
+def record(out_dir: Path, key: str | None, games: list[str]) -> None:
+    """Stamp report.json as it is now as the report of inputs ``key`` listing the games ``games``;
+    with ``key`` None (some game was not reused) remove the stamp instead. Best effort: a stamp that
+    cannot be written is removed or left out (the next build reads report.json)."""
     path = _stamp_path(out_dir)
     tmp = path.with_name(f"{STAMP}.{os.getpid()}.part")
     try:
         if key is None:
             path.unlink(missing_ok=True)  # no stat folder made for a build that stopped
             return
-        stamp = {"report": signature(os.stat(out_dir / "report.json")), "taken": time.time_ns(), "inputs": key}
+        stamp = {"report": signature(os.stat(out_dir / "report.json")), "taken": time.time_ns(), "inputs": key, "games": sorted(games)}
         path.parent.mkdir(exist_ok=True)
         tmp.write_text(json.dumps(stamp), encoding="utf-8")
         os.replace(tmp, path)
