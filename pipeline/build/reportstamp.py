@@ -82,18 +82,14 @@ def record(out_dir: Path, key: str | None, games: list[str]) -> None:
     with ``key`` None (some game was not reused) remove the stamp instead. Best effort: a stamp that
     cannot be written is removed or left out (the next build reads report.json)."""
     path = _stamp_path(out_dir)
-    tmp = path.with_name(f"{STAMP}.{os.getpid()}.part")
-    try:
-        if key is None:
-            path.unlink(missing_ok=True)  # no stat folder made for a build that stopped
+    if key is not None:
+        try:
+            stamp = {"report": signature(os.stat(out_dir / "report.json")), "taken": time.time_ns(), "inputs": key, "games": sorted(games)}
+        except OSError:
+            stamp = None
+        if stamp is not None and statcache.replace_text(str(path), json.dumps(stamp)):
             return
-        stamp = {"report": signature(os.stat(out_dir / "report.json")), "taken": time.time_ns(), "inputs": key, "games": sorted(games)}
-        path.parent.mkdir(exist_ok=True)
-        tmp.write_text(json.dumps(stamp), encoding="utf-8")
-        os.replace(tmp, path)
+    try:
+        path.unlink(missing_ok=True)  # no stat folder made for a build that stopped, no stale stamp left
     except OSError:
-        for leftover in (tmp, path):
-            try:
-                leftover.unlink(missing_ok=True)
-            except OSError:
-                pass  # an unwritable stat folder: the stamp there is older than report.json's stat, so it does not hold
+        pass  # an unwritable stat folder: the stamp there is older than report.json's stat, so it does not hold

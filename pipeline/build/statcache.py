@@ -118,7 +118,7 @@ def write(folder: str, entries: list[dict], stats: dict[str, os.stat_result] | N
     path = cache_path(folder)
     # dumps, not dump: json.dump runs the pure-Python encoder (CPython's C one only makes whole
     # strings); same text, 1.2 → 0.1 s for 30,000 records
-    if not _replace(path, json.dumps(record, separators=(",", ":"))) or len(taken) < len(entries):
+    if not replace_text(path, json.dumps(record, separators=(",", ":"))) or len(taken) < len(entries):
         return  # some file is missing or racy: no digest, the next build reads the per-file record
     try:
         manifest_stat = os.stat(prefix + "manifest.json")
@@ -126,11 +126,12 @@ def write(folder: str, entries: list[dict], stats: dict[str, os.stat_result] | N
     except OSError:
         return
     if max(manifest_stat.st_mtime_ns, manifest_stat.st_ctime_ns) < now - RACY_NS:
-        _replace(digest_path(folder), json.dumps({"record": signature(record_stat), "digest": stats_digest(manifest_stat, taken)}))
+        replace_text(digest_path(folder), json.dumps({"record": signature(record_stat), "digest": stats_digest(manifest_stat, taken)}))
 
 
-def _replace(path: str, text: str) -> bool:
-    """Write ``text`` to ``path`` by a temporary file renamed over it; False (nothing left behind) when that fails."""
+def replace_text(path: str, text: str) -> bool:
+    """Write ``text`` to ``path`` (a file of the stat folder, made if missing) by a temporary file renamed
+    over it; False (nothing left behind) when that fails: every file there is an optimisation only."""
     tmp = f"{path}.{os.getpid()}.part"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -160,4 +161,4 @@ def drop_digest(folder: str) -> None:
     try:
         os.unlink(digest_path(folder))
     except OSError:
-        pass
+        pass  # none there, or the folder cannot be written: a digest left there no longer matches the new record

@@ -18,7 +18,7 @@ import stat
 from pathlib import Path
 
 from engine.limits import MAX_FILE_BYTES
-from pipeline.build.statcache import STAT_DIR
+from pipeline.build.statcache import STAT_DIR, replace_text
 
 FACTS_FILE = "game-yaml.json"
 _KEEP = 256  # records kept in the file (the most recent): a few per game folder ever built there
@@ -78,16 +78,6 @@ def save(out_dir: str | Path, parser: str) -> None:
     call under the output folder's lock. Best effort: a file that cannot be written is skipped."""
     if not _new:
         return
-    path = _file(out_dir)
-    tmp = f"{path}.{os.getpid()}.part"
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(json.dumps({"parser": parser, "facts": dict(list(_facts.items())[-_KEEP:])}, separators=(",", ":")))  # the C encoder (json.dump is pure Python)
-        os.replace(tmp, path)
+    text = json.dumps({"parser": parser, "facts": dict(list(_facts.items())[-_KEEP:])}, separators=(",", ":"))  # the C encoder (json.dump is pure Python)
+    if replace_text(_file(out_dir), text):
         _new.clear()
-    except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
