@@ -113,6 +113,39 @@ def test_a_foreign_report_json_is_not_overwritten(tmp_path):
     assert not (out / "mini").exists()  # refused before any game was built
 
 
+@pytest.mark.parametrize("only", [("--only", "emboss"), ()])
+def test_a_report_json_replaced_after_a_build_is_not_overwritten(tmp_path, only):
+    """Once deckpress had written report.json in a folder, any file there of that name was replaced
+    without a word (its ledger entry was trusted by name). Now it is overwritten only while it holds
+    the bytes the build recorded (the ledger's sha256) or is still a report (the control below).
+    Both the unchanged fast path (``--only emboss`` twice) and a build that renders are checked."""
+    out = tmp_path / "out"
+    assert _build(GAMES / "mini", out, *only).exit_code == 0
+    (out / "report.json").write_bytes(NOTES)
+    game_before = _tree(out / "mini")
+    for _ in range(2):  # a second run finds it just as refused
+        result = _build(GAMES / "mini", out, *only)
+        assert result.exit_code == 2
+        assert (f"refusing to overwrite {out / 'report.json'}: it was changed after deckpress wrote it" in result.output
+                and "move it away to keep the edit, or delete it" in result.output)
+        assert (out / "report.json").read_bytes() == NOTES
+        assert _tree(out / "mini") == game_before
+
+
+def test_a_report_json_edited_as_a_report_is_written_again(tmp_path):
+    """The control: a report.json still shaped as a report (a count edited by hand) is the build's own, rewritten."""
+    import json
+
+    out = tmp_path / "out"
+    assert _build(GAMES / "mini", out).exit_code == 0
+    report = json.loads((out / "report.json").read_text())
+    counts = dict(report["counts"])
+    report["counts"]["error"] = 99
+    (out / "report.json").write_text(json.dumps(report))
+    assert _build(GAMES / "mini", out).exit_code == 0
+    assert json.loads((out / "report.json").read_text())["counts"] == counts
+
+
 def test_stand_alone_commands_write_beside_foreign_files_but_never_over_them(tmp_path):
     out = tmp_path / "print"
     out.mkdir()

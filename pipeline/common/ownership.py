@@ -43,6 +43,7 @@ STAGING_MARK = ".deckpress-staging"
 CARD_DATA_FILES = ("game.yaml", "cards.yaml")
 #: Files deckpress keeps in an output folder beside the games: the lock and the report.
 ROOT_FILES = (".deckpress.lock", "report.json")
+LOCK = ROOT_FILES[0]
 _SHOWN = 5  # foreign files named in a message; the rest are counted
 
 
@@ -231,8 +232,9 @@ def check_overwrite(path: Path) -> None:
         raise ForeignOutput(f"refusing to overwrite {path}: it is a folder")
     entries = ledger(path.parent)
     if path.name in entries:
-        # The output folder's report.json is every build's own, rewritten each time (ROOT_FILES).
-        if path.name in ROOT_FILES or holds_written_bytes(path, entries[path.name]):
+        # The lock is taken by name; the output folder's report.json is every build's own while it
+        # holds the bytes a build wrote or is still a report (edited), not once it holds other content.
+        if path.name == LOCK or holds_written_bytes(path, entries[path.name]) or _is_own_report(path):
             return
         raise ForeignOutput(
             f"refusing to overwrite {path}: it was changed after deckpress wrote it (its bytes are not the ones "
