@@ -8,6 +8,7 @@ file is still there byte for byte (the reference is the sha256 of every file tak
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 from pathlib import Path
 
@@ -291,3 +292,25 @@ def test_the_ledger_grows_by_one_line_a_file_and_reads_back_whole(tmp_path):
     assert ledger(tmp_path) == digests
     (tmp_path / LEDGER).write_text('["old.csv"]\n', encoding="utf-8")
     assert ledger(tmp_path) == {"old.csv": None}
+
+
+@pytest.mark.parametrize("where", ["game", "out"])
+def test_a_path_not_in_utf8_is_refused_by_name_before_anything_is_written(tmp_path, where):
+    """A game or output folder named in Latin-1 (``caf\\xe9``) gave exit 2 with a bare codec message
+    (``'utf-8' codec can't encode character '\\udce9'``) naming no file, after the game was built
+    (report.json could not be written). Now refused first, by name; the control, the same name in
+    UTF-8, builds."""
+    latin1, utf8 = os.fsdecode(b"caf\xe9"), "caf\u00e9"
+    for name, refused in ((latin1, True), (utf8, False)):
+        game = tmp_path / name / "mini" if where == "game" else GAMES / "mini"
+        if where == "game":
+            shutil.copytree(GAMES / "mini", game)
+        out = tmp_path / (f"out-{name}" if where == "out" else f"out-{name.encode('utf-8', 'surrogateescape').hex()}")
+        result = _build(game, out, "--only", "checks")
+        if refused:
+            assert result.exit_code == 2
+            assert "caf\\xe9" in result.output and "is not valid UTF-8" in result.output and "rename the folder" in result.output
+            assert not out.exists()
+        else:
+            assert result.exit_code == 0, result.output
+            assert (out / "mini" / "manifest.json").is_file()

@@ -173,3 +173,18 @@ def probe_writable(out_dir: Path) -> None:
             pass
     except OSError as exc:
         raise OutputError(exc.errno, f"cannot write to {out_dir}: {exc.strerror}", str(out_dir)) from None
+
+
+def refuse_undecodable(paths: list[str | Path]) -> None:
+    """Raise ValueError for the first path whose absolute form is not valid UTF-8 (a folder named
+    in another encoding, such as Latin-1 ``caf\\xe9``): report.json and manifest.json name game and
+    output folders as UTF-8 text (RFC 8259 §8.1), which such a name cannot be written as. Checked
+    before anything is written, so the message names the folder instead of a codec error."""
+    for path in paths:
+        raw = os.fsencode(os.path.abspath(path))
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            shown = raw.decode("utf-8", "backslashreplace")
+            raise ValueError(f"{shown}: this path is not valid UTF-8; report.json and manifest.json name the game "
+                             "and output folders as UTF-8 text, so rename the folder with a UTF-8 name") from None

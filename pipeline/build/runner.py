@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from engine.findings import Finding, exit_code, sort_key
 from pipeline.build import statcache, yamlfacts
 from pipeline.build.manifest import build_key, game_id_of, is_current, read_manifest, standing_files, versions, write_manifest
-from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable, recover
+from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable, recover, refuse_undecodable
 from pipeline.build.report import GameOutcome, cached_outcome, failed_outcome, write_report
 from pipeline.build.settings import BuildSettings
 from pipeline.build.stages import stages_to_run
@@ -340,9 +340,10 @@ def _has_manifest(out_dir: Path, game_dir: str) -> bool:
 
 def _checked_dirs(game_dirs: list[str], settings: BuildSettings) -> list[str]:
     """The game folders, each once (a folder named twice builds once), after the checks that need
-    no lock: ValueError for a bad ``only`` or two folders with one game id. Reads what earlier runs
+    no lock: ValueError for a bad ``only``, a path not in UTF-8 or two folders with one game id. Reads what earlier runs
     in ``settings.out_dir`` learnt of game.yaml files (:mod:`pipeline.build.yamlfacts`)."""
     stages_to_run(settings.only)  # validate early
+    refuse_undecodable([*game_dirs, settings.out_dir])
     yamlfacts.load(settings.out_dir, _parser())
     game_dirs = list({Path(d).resolve(): d for d in reversed(game_dirs)}.values())[::-1]
     _refuse_shared_ids(game_dirs)
