@@ -10,6 +10,7 @@ and a hint with the next action. Rendering to text and JSON lives here too.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
@@ -138,9 +139,19 @@ def render_text(findings: Iterable[Finding], counted: Iterable[Finding] | None =
 
 
 def render_json(findings: Iterable[Finding]) -> str:
-    """All findings as a JSON document ``{"findings": [...], "counts": {...}}``."""
+    """All findings as a JSON document ``{"findings": [...], "counts": {...}}``.
+
+    A file name holding bytes that are not UTF-8 (a folder named in Latin-1: Python gives each such
+    byte as a lone surrogate, U+DC80–U+DCFF, PEP 383) is written with each byte as the text ``\\xNN``,
+    as the build's message shows it: the document stays UTF-8 JSON (RFC 8259 §8.1), which the raw
+    byte or a lone surrogate escape would not be."""
     items = sorted(findings, key=sort_key)
-    return json.dumps({"findings": [f.to_dict() for f in items], "counts": counts(items)}, indent=2, ensure_ascii=False)
+    text = json.dumps({"findings": [f.to_dict() for f in items], "counts": counts(items)}, indent=2, ensure_ascii=False)
+    return _UNDECODED.sub(lambda m: f"\\\\x{ord(m.group()) - 0xDC00:02x}", text) if _UNDECODED.search(text) else text
+
+
+#: The lone surrogates that stand for undecodable bytes (os.fsdecode's surrogateescape, PEP 383).
+_UNDECODED = re.compile("[\udc80-\udcff]")
 
 
 def exit_code(findings: Iterable[Finding], strict: bool = False) -> int:

@@ -304,3 +304,23 @@ def test_flags_show_no_value_type_in_help():
     build = CliRunner().invoke(app, ["build", "--help"], terminal_width=200).output
     assert "<path>" in build and "<list[str]>" in build
     assert any(line.split("│")[1].split()[:2] == ["--quiet", "-q"] and "No progress bar." in line for line in build.splitlines() if "--quiet" in line)
+
+
+def test_check_json_of_a_folder_named_in_latin1_is_utf8_json(tmp_path, mini_dir):
+    """``check --format json`` of a game under a Latin-1 folder name printed the raw byte 0xE9, so the
+    output was not UTF-8 and no JSON reader took it (a new user's try); the reference is a strict UTF-8
+    decode and ``json.loads``. The name shows each such byte as ``\\xNN``, as the build's refusal does."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    game = Path(os.fsdecode(bytes(tmp_path) + b"/caf\xe9")) / "mini"
+    shutil.copytree(mini_dir, game)
+    code = "import sys; sys.argv = ['deckpress'] + sys.argv[1:]; from pipeline.cli.app import main; main()"
+    done = subprocess.run([sys.executable, "-c", code, "check", game, "--format", "json"], capture_output=True,
+                          cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout.decode("utf-8"))  # strict: a raw 0xE9 raises here
+    files = {f["location"]["file"] for f in document["findings"] if f["location"].get("file")}
+    assert files and all(f"{tmp_path}/caf\\xe9/mini/" in f for f in files)
