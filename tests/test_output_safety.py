@@ -118,8 +118,8 @@ def test_a_foreign_report_json_is_not_overwritten(tmp_path):
 def test_a_report_json_replaced_after_a_build_is_not_overwritten(tmp_path, only):
     """Once deckpress had written report.json in a folder, any file there of that name was replaced
     without a word (its ledger entry was trusted by name). Now it is overwritten only while it holds
-    the bytes the build recorded (the ledger's sha256) or is still a report (the control below).
-    Both the unchanged fast path (``--only emboss`` twice) and a build that renders are checked."""
+    the bytes the build recorded (the ledger's sha256), like every ledger file. Both the unchanged
+    fast path (``--only emboss`` twice) and a build that renders are checked."""
     out = tmp_path / "out"
     assert _build(GAMES / "mini", out, *only).exit_code == 0
     (out / "report.json").write_bytes(NOTES)
@@ -133,18 +133,55 @@ def test_a_report_json_replaced_after_a_build_is_not_overwritten(tmp_path, only)
         assert _tree(out / "mini") == game_before
 
 
-def test_a_report_json_edited_as_a_report_is_written_again(tmp_path):
-    """The control: a report.json still shaped as a report (a count edited by hand) is the build's own, rewritten."""
+@pytest.mark.parametrize("edit", ["count", "note", "entry"])
+def test_a_report_json_edited_is_the_users_and_nothing_is_built(tmp_path, edit):
+    """An edited report, even one still shaped as a report, holds the user's words: a note added at the
+    top was lost, and a game entry without its counts crashed the build after the game was rebuilt
+    (KeyError in the merge, report.json left stale; a new user's try). Now refused before any game
+    is built. The control: the report as written is rewritten (the second build)."""
     import json
 
     out = tmp_path / "out"
     assert _build(GAMES / "mini", out).exit_code == 0
+    assert _build(GAMES / "mini", out, "--only", "checks").exit_code == 0  # the control: deckpress's own bytes
     report = json.loads((out / "report.json").read_text())
-    counts = dict(report["counts"])
-    report["counts"]["error"] = 99
+    if edit == "count":
+        report["counts"]["error"] = 99
+    elif edit == "note":
+        report["note"] = "keep me"
+    else:
+        del report["games"]["mini"]["counts"]
     (out / "report.json").write_text(json.dumps(report))
+    before, game_before = (out / "report.json").read_bytes(), _tree(out / "mini")
+    result = _build(GAMES / "mini", out, "--only", "checks,braille,print")
+    assert result.exit_code == 2 and "it was changed after deckpress wrote it" in result.output
+    assert (out / "report.json").read_bytes() == before and _tree(out / "mini") == game_before
+
+
+def test_a_report_json_symlink_is_not_replaced(tmp_path):
+    """A symbolic link named report.json was replaced by a regular file (its target left alone),
+    though a link counts as foreign everywhere else (foreign_files): now refused, the link kept."""
+    out, mine = tmp_path / "out", tmp_path / "mine.json"
     assert _build(GAMES / "mini", out).exit_code == 0
-    assert json.loads((out / "report.json").read_text())["counts"] == counts
+    mine.write_bytes((out / "report.json").read_bytes())  # even a byte-identical copy of the report
+    (out / "report.json").unlink()
+    (out / "report.json").symlink_to(mine)
+    result = _build(GAMES / "mini", out, "--only", "checks,braille,print")
+    assert result.exit_code == 2 and "it is a symbolic link" in result.output
+    assert (out / "report.json").is_symlink() and os.readlink(out / "report.json") == str(mine)
+
+
+def test_a_report_shaped_file_with_more_keys_in_a_fresh_folder_is_not_deckpress_s(tmp_path):
+    """A fresh folder's report.json is taken as an old build's only with exactly its two keys: one
+    with a key of the user's was overwritten and the key lost. The control: exactly the two keys."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "report.json").write_text('{"games": {}, "counts": {}, "my": "keep me"}')
+    result = _build(GAMES / "mini", out)
+    assert result.exit_code == 2 and "deckpress did not write it" in result.output
+    assert "keep me" in (out / "report.json").read_text() and not (out / "mini").exists()
+    (out / "report.json").write_text('{"games": {}, "counts": {}}')
+    assert _build(GAMES / "mini", out).exit_code == 0
 
 
 def test_stand_alone_commands_write_beside_foreign_files_but_never_over_them(tmp_path):
@@ -305,6 +342,9 @@ def test_a_path_not_in_utf8_is_refused_by_name_before_anything_is_written(tmp_pa
         game = tmp_path / name / "mini" if where == "game" else GAMES / "mini"
         if where == "game":
             shutil.copytree(GAMES / "mini", game)
+            link = tmp_path / f"link-{name.encode('utf-8', 'surrogateescape').hex()}"
+            link.symlink_to(tmp_path / name)  # a UTF-8 name leading to the folder: its real path is what report.json names
+            game = link / "mini"
         out = tmp_path / (f"out-{name}" if where == "out" else f"out-{name.encode('utf-8', 'surrogateescape').hex()}")
         result = _build(game, out, "--only", "checks")
         if refused:

@@ -13,6 +13,7 @@ import pytest
 from pipeline.build import report, statcache
 from pipeline.build.runner import run_build
 from pipeline.build.settings import BuildSettings
+from pipeline.common.ownership import ForeignOutput
 
 
 @pytest.fixture
@@ -39,9 +40,13 @@ def test_an_unchanged_rebuild_leaves_a_stamped_report_unread_and_unwritten(game_
     assert _build(game, out) == "cached"
     after = os.stat(out / "report.json")
     assert reads == [] and (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
-    (out / "report.json").write_bytes(data.replace(b'"cached"', b'"built" '))  # same size, edited in place
-    assert _build(game, out) == "cached"
-    assert reads == [len(data)] and (out / "report.json").read_bytes() == data
+    edited = data.replace(b'"cached"', b'"built" ')  # same size, edited in place: the stamp must not hide it
+    (out / "report.json").write_bytes(edited)
+    with pytest.raises(ForeignOutput, match="it was changed after deckpress wrote it"):
+        _build(game, out)  # an edited report is the user's (ledger rule): refused, not rewritten
+    assert (out / "report.json").read_bytes() == edited
+    (out / "report.json").unlink()
+    assert _build(game, out) == "cached" and (out / "report.json").read_bytes() == data
 
 
 def test_a_racy_stamp_is_not_trusted(game_copy, tmp_path, reads, monkeypatch):

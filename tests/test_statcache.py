@@ -146,7 +146,7 @@ def test_a_report_with_the_same_bytes_is_not_written_again(game_copy, tmp_path):
     assert _build(game, out) == "cached"
     after = os.stat(out / "report.json")
     assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
-    (out / "report.json").write_text(data.decode().replace('"cached"', '"built"'))
+    (out / "report.json").unlink()  # gone (an edited one is the user's: tests/test_output_safety.py): written again
     assert _build(game, out) == "cached"
     assert (out / "report.json").read_bytes() == data
 

@@ -175,13 +175,15 @@ def probe_writable(out_dir: Path) -> None:
         raise OutputError(exc.errno, f"cannot write to {out_dir}: {exc.strerror}", str(out_dir)) from None
 
 
-def refuse_undecodable(paths: list[str | Path]) -> None:
-    """Raise ValueError for the first path whose absolute form is not valid UTF-8 (a folder named
-    in another encoding, such as Latin-1 ``caf\\xe9``): report.json and manifest.json name game and
-    output folders as UTF-8 text (RFC 8259 §8.1), which such a name cannot be written as. Checked
-    before anything is written, so the message names the folder instead of a codec error."""
-    for path in paths:
-        raw = os.fsencode(os.path.abspath(path))
+def refuse_undecodable(game_dirs: list[str | Path], out_dir: str | Path) -> None:
+    """Raise ValueError for the first game folder or output folder whose absolute path is not valid
+    UTF-8 (a folder named in another encoding, such as Latin-1 ``caf\\xe9``), or game folder whose real
+    path (symbolic links followed, as report.json's ``folder`` is made) is not: report.json and
+    manifest.json name them as UTF-8 text (RFC 8259 §8.1), which such a name cannot be written as.
+    Checked before anything is written, so the message names the folder instead of a codec error."""
+    forms = [form for d in game_dirs for form in (os.path.abspath(d), os.path.realpath(d))] + [os.path.abspath(out_dir)]
+    for path in forms:
+        raw = os.fsencode(path)
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError:

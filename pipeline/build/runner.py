@@ -343,7 +343,7 @@ def _checked_dirs(game_dirs: list[str], settings: BuildSettings) -> list[str]:
     no lock: ValueError for a bad ``only``, a path not in UTF-8 or two folders with one game id. Reads what earlier runs
     in ``settings.out_dir`` learnt of game.yaml files (:mod:`pipeline.build.yamlfacts`)."""
     stages_to_run(settings.only)  # validate early
-    refuse_undecodable([*game_dirs, settings.out_dir])
+    refuse_undecodable(game_dirs, settings.out_dir)
     yamlfacts.load(settings.out_dir, _parser())
     game_dirs = list({Path(d).resolve(): d for d in reversed(game_dirs)}.values())[::-1]
     _refuse_shared_ids(game_dirs)

@@ -178,9 +178,14 @@ def _listed_in_build(path: Path) -> bool:
 
 
 def _is_own_report(path: Path) -> bool:
-    """A build's report.json (written before ledgers existed): its own keys, not any JSON file."""
+    """A build's report.json written before ledgers existed: exactly its two keys, ``games`` (each game's
+    entry an object with its ``counts`` of whole numbers) and ``counts``, not any JSON file with those keys."""
     data = _read_json(path) if path.name == "report.json" else None
-    return isinstance(data, dict) and isinstance(data.get("games"), dict) and isinstance(data.get("counts"), dict)
+    if not (isinstance(data, dict) and set(data) == {"games", "counts"} and isinstance(data["games"], dict)
+            and isinstance(data["counts"], dict)):
+        return False
+    return all(isinstance(g, dict) and isinstance(g.get("counts"), dict)
+               and all(type(n) is int for n in g["counts"].values()) for g in data["games"].values())
 
 
 def card_data_near(folder: Path, children: bool = True) -> Path | None:
@@ -228,13 +233,16 @@ def check_overwrite(path: Path) -> None:
     """
     if not os.path.lexists(path):
         return
+    if path.is_symlink():  # deckpress writes none (foreign_files); replacing it would drop the user's link
+        raise ForeignOutput(f"refusing to overwrite {path}: it is a symbolic link, which deckpress does not write; "
+                            "move it away or choose another --out")
     if path.is_dir():
         raise ForeignOutput(f"refusing to overwrite {path}: it is a folder")
     entries = ledger(path.parent)
     if path.name in entries:
-        # The lock is taken by name; the output folder's report.json is every build's own while it
-        # holds the bytes a build wrote or is still a report (edited), not once it holds other content.
-        if path.name == LOCK or holds_written_bytes(path, entries[path.name]) or _is_own_report(path):
+        # The lock is taken by name; report.json, like every ledger file, is deckpress's while it holds
+        # the bytes recorded: edited (even as a report) it holds the user's words, and is left to them.
+        if path.name == LOCK or holds_written_bytes(path, entries[path.name]):
             return
         raise ForeignOutput(
             f"refusing to overwrite {path}: it was changed after deckpress wrote it (its bytes are not the ones "
