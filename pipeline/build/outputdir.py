@@ -18,10 +18,8 @@ import tempfile
 from pathlib import Path
 
 from pipeline.common.files import OutputError
-from pipeline.common.ownership import (MANIFEST, STAGING_MARK, ForeignOutput, check_overwrite, read_build_manifest, refuse_card_data,
+from pipeline.common.ownership import (LOCK_NAME, MANIFEST, STAGING_MARK, ForeignOutput, check_overwrite, read_build_manifest, refuse_card_data,
                                        refuse_foreign, stand_alone_files)
-
-LOCK_NAME = ".deckpress.lock"
 
 
 class BuildBusy(RuntimeError):

@@ -41,9 +41,8 @@ LEDGER = ".deckpress-files"
 STAGING_MARK = ".deckpress-staging"
 #: The files that make a folder card data (engine/paths.py: GAME_FILE, CARDS_FILE).
 CARD_DATA_FILES = ("game.yaml", "cards.yaml")
-#: Files deckpress keeps in an output folder beside the games: the lock and the report.
-ROOT_FILES = (".deckpress.lock", "report.json")
-LOCK = ROOT_FILES[0]
+#: The output folder's lock file (:class:`pipeline.build.outputdir.OutputLock`), taken by name.
+LOCK_NAME = ".deckpress.lock"
 _SHOWN = 5  # foreign files named in a message; the rest are counted
 
 
@@ -242,7 +241,7 @@ def check_overwrite(path: Path) -> None:
     if path.name in entries:
         # The lock is taken by name; report.json, like every ledger file, is deckpress's while it holds
         # the bytes recorded: edited (even as a report) it holds the user's words, and is left to them.
-        if path.name == LOCK or holds_written_bytes(path, entries[path.name]):
+        if path.name == LOCK_NAME or holds_written_bytes(path, entries[path.name]):
             return
         raise ForeignOutput(
             f"refusing to overwrite {path}: it was changed after deckpress wrote it (its bytes are not the ones "
