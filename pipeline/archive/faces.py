@@ -20,7 +20,7 @@ from PIL import Image
 from engine.model import Deck
 from pipeline.common.files import write_bytes
 from pipeline.common.layout import CardLayout, load_layout
-from pipeline.common.pngfile import rgb_png_rows, rows_level
+from pipeline.common.pngfile import rgb_png_rows
 from pipeline.common.raster import open_document
 from pipeline.render.bitmaps import PageBitmaps
 from pipeline.render.softproof import soft_proof_bytes
@@ -93,7 +93,7 @@ def write_faces(deck: Deck, fronts_pdf: Path, page_ids: Sequence[str], out_dir: 
     if pages:
         for i, rows in zip(pages, _trim_rows(proofed if proofed is not None else soft_proof_bytes(fronts_pdf, target), dpi, pages)):
             card_id = page_ids[i]
-            write_bytes(out_dir / "images" / f"{card_id}.png", rgb_png_rows(rows, rows_level(rows)))
+            write_bytes(out_dir / "images" / f"{card_id}.png", rgb_png_rows(rows))
             faces[card_id] = Face(f"images/{card_id}.png", (rows.shape[1] - 1) // 3, rows.shape[0])
     return {card_id: faces[card_id] for card_id in first if card_id in faces}
 

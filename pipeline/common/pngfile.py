@@ -4,21 +4,20 @@ archive's card faces) and grey (the UV height maps).
 Pillow's PNG encoder picks a row filter for every row by trying all five (libpng's heuristic);
 that search is ~85 % of its time and Pillow cannot switch it off (issue 22, docs/speed.md).
 This writer gives every row filter type 0 ("None", PNG spec §9.2: the row's bytes as they are)
-and deflates the rows at level 1 (archive faces that are mostly neutral at level 2: :func:`rows_level`),
-the RGB files with libdeflate (the ``deflate`` package; its SIMD code paths, at either level, only
-fill and rebase hash tables and compute checksums, so its output does not depend on the CPU;
-`lib/x86/matchfinder_impl.h`), the grey ones with zlib (below).
-libdeflate against zlib, both level 1, CPU a file, best of 3: 40 shipped proofs (488 × 788 px)
-2.73 against 5.03 ms, 57.1 against 59.3 KiB; 60 archive faces (288 × 480 px) 0.90 against 1.80 ms,
-27.7 against 26.8 KiB. With zlib, measured on the shipped games' proofs (488 × 788 px,
-interleaved, best of 3): 4.8–5.1 ms and 57–63 KiB a file against Pillow's (level 1, ``Z_RLE``)
-~15 ms and 68–75 KiB; on a card with photographic art 13 ms and 248 KiB against 21 ms and
-195 KiB (filter "None" compresses noise worse than an adaptive filter). The file is a plain
-PNG (signature, IHDR, one IDAT, IEND: the chunks Pillow writes for such an image); it decodes
-to exactly the pixels given. The archive's faces (288 × 480 px, the shipped games' 198, best of 3):
-1.96 ms and 25.6 KiB a file against Pillow's 5.18 ms and 34.3 KiB, pixel-identical. The box
-proofs' fronts (with transparency) are written by :func:`rgba_png` (the same rows, colour type 6);
-the die previews keep Pillow's encoder (:func:`pipeline.common.raster.png_bytes`).
+and deflates the RGB rows with ISA-L's igzip at level 1 (the ``isal`` package, :data:`RGB_LEVEL`), the
+grey ones with zlib (below). The faces and proofs used libdeflate (the ``deflate`` package) before
+(issue 22, docs/speed.md "Sixteenth round"): 258 archive faces (288 × 480 px, 60 shipped, 198 synthetic;
+CPU a face, best of 5) 0.58–0.94 ms at libdeflate level 1 or 2 against 0.18–0.19 ms at ISA-L level 1,
+26.4 against 27.8–28.2 KiB; before that zlib level 1 took 1.80 ms a face and Pillow's encoder 5.18 ms
+(its per-row filter search, ~85 % of its time, cannot be switched off). Same pixels, same bytes on
+one machine. Across machines: ISA-L picks its match finder by CPU (igzip/igzip_multibinary.asm); the
+SSE4.2, AVX and AVX2 ones (AVX-512 hosts run the AVX2 one) hash with crc32c, the plain C one of a CPU
+without SSE4.2 multiplicatively (``compute_hash``, igzip/huffman.h), so such a CPU or another
+architecture may write other deflate blocks of the same pixels (libdeflate's did not depend on the CPU).
+The file is a plain PNG
+(signature, IHDR, one IDAT, IEND: the chunks Pillow writes for such an image); it decodes to exactly
+the pixels given. The box proofs' fronts (with transparency) are written by :func:`rgba_png` (the same
+rows, colour type 6); the die previews keep Pillow's encoder (:func:`pipeline.common.raster.png_bytes`).
 
 :func:`grey_png` writes an ``L`` image with Pillow's pHYs and text chunks, for the height maps, whose
 rows are ~85 % all zero (card surface): each run of such rows is deflated once per length and reused
@@ -36,11 +35,15 @@ from typing import Callable, Mapping
 
 import deflate
 import numpy as np
+from isal import isal_zlib
 from PIL import Image
 
-#: The zlib level: 1 (fastest). Level 2 saved 2.5 % of the bytes for the same time within noise;
-#: level 6 costs three times as long.
+#: The zlib level of the grey height maps: 1 (fastest). Level 2 saved 2.5 % of the bytes for the same time
+#: within noise; level 6 costs three times as long.
 LEVEL = 1
+#: ISA-L's level for the RGB and RGBA rows (0-3): 1 (level 0's static Huffman codes made the faces 18 % larger
+#: for 8 % less time, level 2 was 0.7 % smaller for the same time, level 3 took 3.3 times as long; module docs).
+RGB_LEVEL = 1
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -49,7 +52,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
-def opaque_png(image: Image.Image, level: int = LEVEL) -> bytes:
+def opaque_png(image: Image.Image, level: int = RGB_LEVEL) -> bytes:
     """``image`` (mode ``RGB``, or ``RGBA`` with every alpha 255) as an 8-bit RGB PNG file (bytes).
 
     The alpha channel of an opaque RGBA image is not written (the proofs composite their stamps
@@ -68,7 +71,7 @@ def opaque_png(image: Image.Image, level: int = LEVEL) -> bytes:
     return rgb_png(np.frombuffer(image.tobytes("raw", "RGB"), np.uint8).reshape(height, width, 3), level)
 
 
-def rgb_png(pixels: np.ndarray, level: int = LEVEL) -> bytes:
+def rgb_png(pixels: np.ndarray, level: int = RGB_LEVEL) -> bytes:
     """An ``(height, width, 3)`` uint8 array of RGB pixels (any strides: a view of a PDFium bitmap)
     as the 8-bit RGB PNG file :func:`opaque_png` writes for the same pixels, byte for byte, without
     a Pillow image in between. Raises ValueError for an array of another shape or type."""
@@ -81,48 +84,25 @@ def rgb_png(pixels: np.ndarray, level: int = LEVEL) -> bytes:
     return rgb_png_rows(rows, level)
 
 
-#: The level for mostly neutral pixels (:func:`rows_level`): libdeflate's level 1 (its "fastest" matchfinder)
-#: deflates a run of one byte value at half its speed on other runs (a 288 × 480 white face 0.95 ms,
-#: one of a 3-byte colour 0.41 ms), its level 2 both at ~0.55 ms. A neutral pixel (R = G = B: white
-#: paper, black and grey ink) repeated is such a run, so the syn300 faces (all neutral) deflate in
-#: 0.80 ms at level 2 against 1.00 ms at level 1, 7 % smaller; the shipped games' (7-10 % neutral) in
-#: 0.62 at level 1 against 0.82 ms at level 2 (best of 5 a face, issue 22).
-NEUTRAL_LEVEL = 2
-#: How many rows :func:`rows_level` samples (evenly spaced): 14 µs a 288 × 480 face (16 rows: 25 µs).
-SAMPLED_ROWS = 8
-
-
-def rows_level(rows: np.ndarray) -> int:
-    """The faster libdeflate level for ``rows`` (PNG scanlines as :func:`rgb_png_rows` takes them):
-    :data:`NEUTRAL_LEVEL` when at least half the pixels of :data:`SAMPLED_ROWS` evenly spaced rows are
-    neutral (R = G = B), else :data:`LEVEL`. Either level's file decodes to the same pixels; the choice
-    depends on the pixels alone, so the same pixels give the same file."""
-    sample = rows[:: max(1, len(rows) // SAMPLED_ROWS), 1:]
-    pixels = sample.reshape(len(sample), -1, 3)
-    neutral = np.count_nonzero((pixels[..., 0] == pixels[..., 1]) & (pixels[..., 1] == pixels[..., 2]))
-    return NEUTRAL_LEVEL if 2 * neutral >= pixels.shape[0] * pixels.shape[1] else LEVEL
-
-
-def rgb_png_rows(rows: np.ndarray, level: int = LEVEL) -> bytes:
+def rgb_png_rows(rows: np.ndarray, level: int = RGB_LEVEL) -> bytes:
     """The file :func:`rgb_png` writes, from its PNG scanlines: a C-contiguous ``(height, 1 + 3 × width)``
     uint8 array, each row the filter type byte 0 then the row's RGB pixels (what
-    :class:`pipeline.render.bitmaps.PageBitmaps` renders into with ``png_rows``: no copy of the pixels).
-    Raises ValueError for another shape, type or layout, or a filter byte that is not 0."""
+    :class:`pipeline.render.bitmaps.PageBitmaps` renders into with ``png_rows``: no copy of the pixels),
+    deflated by ISA-L at ``level`` (0-3, :data:`RGB_LEVEL`). Raises ValueError for another shape, type or
+    layout, or a filter byte that is not 0."""
     if rows.ndim != 2 or (rows.shape[1] - 1) % 3 or rows.dtype != np.uint8 or not rows.flags.c_contiguous:
         raise ValueError(f"rgb_png_rows: a {rows.shape} {rows.dtype} array is not C-contiguous (height, 1 + 3 × width) uint8")
     if rows[:, 0].any():
         raise ValueError("rgb_png_rows: a row's filter byte is not 0")
     height, width = rows.shape[0], (rows.shape[1] - 1) // 3
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8 bits, truecolour, deflate, filter 0, no interlace
-    return _SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", deflate.zlib_compress(rows, level)) + _chunk(b"IEND", b"")
+    return _SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", isal_zlib.compress(rows, level)) + _chunk(b"IEND", b"")
 
 
-
-def rgba_png(image: Image.Image, level: int = 1) -> bytes:
+def rgba_png(image: Image.Image, level: int = RGB_LEVEL) -> bytes:
     """``image`` (mode ``RGBA``) as an 8-bit truecolour-with-alpha PNG (colour type 6, PNG spec §11.2.2):
-    every row filter 0, one IDAT deflated by libdeflate at ``level`` (as :func:`rgb_png` deflates the opaque
-    proofs; the box proofs' fronts, the shipped games' 6 fronts 22.0 -> 14.9 ms CPU and 334 -> 274 KiB against
-    zlib's level 1, best of 5); it decodes to exactly these RGBA pixels. Raises ValueError for another mode."""
+    every row filter 0, one IDAT deflated by ISA-L at ``level`` (as :func:`rgb_png` deflates the opaque
+    proofs); it decodes to exactly these RGBA pixels. Raises ValueError for another mode."""
     if image.mode != "RGBA":
         raise ValueError(f"rgba_png: mode {image.mode} is not RGBA")
     width, height = image.size
@@ -130,7 +110,7 @@ def rgba_png(image: Image.Image, level: int = 1) -> bytes:
     rows[:, 0] = 0
     rows[:, 1:] = np.frombuffer(image.tobytes(), np.uint8).reshape(height, 4 * width)
     header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
-    return _SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", deflate.zlib_compress(rows, level)) + _chunk(b"IEND", b"")
+    return _SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", isal_zlib.compress(rows, level)) + _chunk(b"IEND", b"")
 
 
 #: zlib stream header (RFC 1950 §2.2) per level: what ``zlib.compress`` writes at that level.

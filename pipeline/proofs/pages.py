@@ -19,7 +19,7 @@ from typing import Iterator, Sequence
 import pypdfium2 as pdfium
 from PIL import Image
 
-from pipeline.common.pngfile import rgb_png_rows, rows_level
+from pipeline.common.pngfile import rgb_png_rows
 from pipeline.common.raster import PageRaster, RasterError, open_document
 from pipeline.proofs.canvas import PageCanvas
 from pipeline.render.bitmaps import PageBitmaps
@@ -78,6 +78,5 @@ def proof_canvases(pdf: str | Path, dpi: float, target: str | None = None, proof
 
 def canvas_png(canvas: PageCanvas) -> bytes:
     """The PNG file of a :func:`proof_canvases` page as it is now: :func:`pipeline.common.pngfile.opaque_png`'s
-    file for the same pixels or one that decodes to them (the level :func:`~pipeline.common.pngfile.rows_level`
-    picks), deflated from the scanlines where the pixels lie."""
-    return rgb_png_rows(canvas.rows, rows_level(canvas.rows))
+    file for the same pixels, deflated from the scanlines where the pixels lie."""
+    return rgb_png_rows(canvas.rows)
