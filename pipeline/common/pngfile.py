@@ -6,7 +6,7 @@ that search is ~85 % of its time and Pillow cannot switch it off (issue 22, docs
 This writer gives every row filter type 0 ("None", PNG spec §9.2: the row's bytes as they are)
 and deflates the RGB rows with ISA-L's igzip at level 1 (the ``isal`` package, :data:`RGB_LEVEL`), the
 grey ones with zlib (below). The faces and proofs used libdeflate (the ``deflate`` package) before
-(issue 22, docs/speed.md "Sixteenth round"): 258 archive faces (288 × 480 px, 60 shipped, 198 synthetic;
+(issue 22, docs/speed.md "Sixteenth round"): 258 archive faces (288 × 480 px, 60 synthetic, 198 shipped;
 CPU a face, best of 5) 0.58–0.94 ms at libdeflate level 1 or 2 against 0.18–0.19 ms at ISA-L level 1,
 26.4 against 27.8–28.2 KiB; before that zlib level 1 took 1.80 ms a face and Pillow's encoder 5.18 ms
 (its per-row filter search, ~85 % of its time, cannot be switched off). Same pixels, same bytes on
