@@ -82,7 +82,7 @@ def test_written_proofs_are_the_renders(box, tmp_path):
 
 
 def test_rgba_png_idat_inflates_to_filter_0_rows(box):
-    """The IDAT, inflated by zlib (the reference decoder, independent of libdeflate that wrote it), is every row's
+    """The IDAT, inflated by zlib (the reference decoder, independent of ISA-L that wrote it), is every row's
     filter byte 0 then the row's RGBA bytes."""
     import struct
     import zlib

@@ -7,7 +7,7 @@ render at :data:`FRONT_DPI` as printed (``FPDF_PRINTING``: the die lines, which 
 left out; :func:`render_printed`). The flat proof is opaque RGB (:func:`pipeline.common.pngfile.rgb_png_rows` of PDFium's render
 drawn into PNG scanlines by :class:`pipeline.render.bitmaps.PageBitmaps`);
 the front, transparent round the box, is RGBA (:func:`pipeline.common.pngfile.rgba_png`). Both PNGs give every row filter 0
-and deflate with libdeflate at level 1 (Pillow's encoder spent most of its time choosing row filters: issue 22).
+and deflate with ISA-L at level 1 (Pillow's encoder spent most of its time choosing row filters: issue 22).
 """
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ class CardPages:
     def _joined_stream(self, dest: pikepdf.Pdf, index: int, raw: pikepdf.Object | None) -> pikepdf.Stream:
         """Page ``index``'s content streams (``raw``: an array, a stream copied already, or None) joined into one
         stream of ``dest``, Flate-compressed here by libdeflate at :data:`JOIN_LEVEL` (zlib's level 6 took 1.07 s
-        of a 10,000-card impose stage; libdeflate's output does not depend on the CPU, pipeline.common.pngfile), once per page
+        of a 10,000-card impose stage; libdeflate's output does not depend on the CPU, pipeline.render.uv.discpdf), once per page
         for all outputs: the composite's cards are an array of streams (tactile's ``paint_on_top``), decoded and
         deflated at every paper's save before (14 ms a 60-card file). Kept up to :data:`JOINED_CACHE_BYTES` in all
         (~1.5 kB a composite card); beyond that a page is joined and compressed again for each output. Empty: an

@@ -10,7 +10,7 @@ content: the template's operators with the card's circles in place of the marker
 bytes reportlab wrote for that page (``"\\n".join`` of its operator list plus ``"\\n"``). Pages in the
 ISO 19593-1 group get their content wrapped in ``/OC /DeckpressBraille BDC … EMC`` as
 :func:`~pipeline.render.uv.ocg.mark_pages` does. Every content stream is Flate-compressed here by
-libdeflate (the ``deflate`` package, as the PNG writer's RGB rows: :mod:`pipeline.common.pngfile`) at
+libdeflate (the ``deflate`` package; the PNG writer's rows use ISA-L, :mod:`pipeline.common.pngfile`) at
 :data:`LEVEL` (1), which qpdf's save keeps; qpdf used to compress them at zlib's default level 6, three
 times as long, and zlib at level 2 took twice libdeflate's time for larger streams. The saved file holds the objects of the page-by-page reportlab route, with the same
 decoded content streams: qpdf numbers the objects by their place in the graph, not by the source file's
@@ -43,7 +43,7 @@ DiscOps = tuple[Color, str]
 #: 202 kB); zlib at level 2 took 8.8 ms for 225 kB. Over the four shipped games' pages (8.6 kB of circle operators
 #: a page, CPU best of 5): zlib level 2 81 µs and 2,224 bytes a page; libdeflate level 1 35 µs and 2,060 bytes
 #: (2: 67 µs, 2,007; 4: 90 µs, 2,000). The decoded content is the same bytes; libdeflate's output does not depend
-#: on the CPU (its SIMD code only fills hash tables and computes checksums, :mod:`pipeline.common.pngfile`).
+#: on the CPU (its SIMD code only fills and rebases hash tables and computes checksums: libdeflate's lib/x86/matchfinder_impl.h).
 LEVEL = 1
 
 #: Stands in a template page's operator list where a disc's circles and ``f`` go (no PDF operator has it).
