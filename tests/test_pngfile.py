@@ -165,8 +165,8 @@ def test_rgb_png_rows_is_rgb_pngs_file_and_refuses_rows_that_are_not_scanlines()
 
 
 def test_rgb_rows_are_isal_level_1_and_every_level_inflates_to_the_rows_given():
-    """The RGB rows are deflated by ISA-L (issue 22), level 1: the IDAT is a zlib stream whose header says the
-    fastest compression (RFC 1950 §2.2, FLEVEL 1; what ISA-L writes at levels 0-1); the references for the
+    """The RGB rows are deflated by ISA-L (issue 22), level 1: the IDAT is a zlib stream whose header is 78 5e
+    (RFC 1950 §2.2, FLEVEL 1, "fast"; ISA-L writes it at levels 1-3 and 78 01 at level 0); the references for the
     pixels are zlib's own inflate of the IDAT and Pillow's decoder, both independent of the writer. The same
     rows at another address (a copy) give the same bytes, so a file depends on the pixels alone."""
     import zlib

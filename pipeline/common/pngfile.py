@@ -14,9 +14,8 @@ one machine. Across machines: ISA-L picks its match finder by CPU (igzip/igzip_m
 SSE4.2, AVX and AVX2 ones (AVX-512 hosts run the AVX2 one) hash with crc32c, the plain C one of a CPU
 without SSE4.2 multiplicatively (``compute_hash``, igzip/huffman.h), so such a CPU or another
 architecture may write other deflate blocks of the same pixels (libdeflate's did not depend on the CPU).
-The file is a plain PNG
-(signature, IHDR, one IDAT, IEND: the chunks Pillow writes for such an image); it decodes to exactly
-the pixels given. The box proofs' fronts (with transparency) are written by :func:`rgba_png` (the same
+The file is a plain PNG (signature, IHDR, one IDAT, IEND: the chunks Pillow writes for such an image);
+it decodes to exactly the pixels given. The box proofs' fronts (with transparency) are written by :func:`rgba_png` (the same
 rows, colour type 6); the die previews keep Pillow's encoder (:func:`pipeline.common.raster.png_bytes`).
 
 :func:`grey_png` writes an ``L`` image with Pillow's pHYs and text chunks, for the height maps, whose
