@@ -52,7 +52,10 @@ def staging_writes() -> Iterator[None]:
 @contextmanager
 def _direct_path(path: Path) -> Iterator[Path]:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        # a stat, not mkdir's failed call and exception, for the folder every file but the first finds
+        # in place: 2.7 against 9.7 µs a file, ~30,000 files at 10,000 cards (issue 22)
+        if not os.path.isdir(path.parent):
+            path.parent.mkdir(parents=True, exist_ok=True)
         yield path
     except OSError as exc:
         if isinstance(exc, OutputError):
