@@ -19,7 +19,15 @@ process and its workers, peak resident memory):
   under 5 s), from :mod:`pipeline.build.bench_rulebook`.
 
 Every figure is printed against its target (issue 22); wall times on a shared machine are
-noisy, so the load average is printed first. Usage: ``python -m pipeline.build.bench [--sizes 1000,10000]``.
+noisy, so the load average is printed first.
+
+Every build writes into a folder of its own and nothing is deleted until the bench ends. On ext4
+without a journal (this project's machines: ``/sys/fs/ext4/<device>/journal_task`` reads
+``<none>``) the inode allocator passes over every inode freed in about the last half minute
+(``recently_deleted`` in the kernel's ``fs/ext4/ialloc.c``, checked only without a journal), so a
+build that starts right after a large deletion pays system time for every file it creates, and the
+figure would be the bench's own clean-up: 3,000 files took 2.2–2.4 s of system time 0–35 s after
+20,000 were deleted, 0.16 s a minute later (December 2026, docs/speed.md, "Seventeenth round"). Usage: ``python -m pipeline.build.bench [--sizes 1000,10000]``.
 """
 
 from __future__ import annotations
@@ -233,8 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         out = tmp_path / "out-shipped"
         report("shipped games, cold, no proofs", ["build", "--out", str(out), "--quiet", "--only", no_proofs], SHIPPED_COLD_S)
         report("shipped games, unchanged", ["build", "--out", str(out), "--quiet", "--only", no_proofs], UNCHANGED_S)
-        shutil.rmtree(out, ignore_errors=True)  # a failed build (reported above) may have left none
-        report("shipped games + proofs, cold", ["build", "--out", str(out), "--quiet"], SHIPPED_PROOFS_S)
+        # every cold build gets a folder of its own: no output is deleted before the bench ends (module docs)
+        report("shipped games + proofs, cold", ["build", "--out", str(tmp_path / "out-shipped-proofs"), "--quiet"], SHIPPED_PROOFS_S)
         print(print_floor(tmp_path), flush=True)
         for label, game, edit in (("one-card edit, Enchant (57 cards)", ROOT / "carddata" / "enchant", ('name: "Hatchling"', 'name: "Hatchlings"')),
                                   ("one-card edit, synthetic 300 cards", synthetic_game(tmp_path / "edit-source" / "synthetic-300", 300),
@@ -256,7 +264,6 @@ def main(argv: list[str] | None = None) -> int:
                 peaks[n] = peak
                 print(f"{'':<38} {1000 * wall / n:.2f} ms a card (target 3 ms)")
             report(f"synthetic {n} cards, unchanged", args, UNCHANGED_S)
-            shutil.rmtree(out, ignore_errors=True)
             if not strings:
                 data = yaml.safe_load((game / "cards.yaml").read_text())
                 strings = [c["name"] for c in data["cards"]] + [k for c in data["cards"] for k in c["keywords"]]
