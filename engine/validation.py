@@ -13,7 +13,7 @@ from typing import Callable
 
 from pydantic import BaseModel, ValidationError
 
-from engine.fields import Located
+from engine.fields import Located, locations
 from engine.findings import Finding, Severity
 from engine.registry import declare
 from engine.yamlsource import Source
@@ -186,7 +186,7 @@ def attach_locations(model: BaseModel, source: Source | None, card_of: Callable[
         return
     if card is None and card_of is not None:
         card = card_of(model)
-    where = model._where
+    where = locations(model)
     where[""] = source.at if card is None else source.at.with_card(card)
     for name, info in type(model).model_fields.items():
         child = source.items.get(info.alias or name)
@@ -208,8 +208,9 @@ def attach_locations(model: BaseModel, source: Source | None, card_of: Callable[
 
 def name_card(model: Located, card_id: str) -> None:
     """Name the card in the locations of a card and of its nested models (``description``)."""
-    for field in list(model._where):
-        model._where[field] = model._where[field].with_card(card_id)
+    table = locations(model)
+    for field in list(table):
+        table[field] = table[field].with_card(card_id)
     for name in type(model).model_fields:
         value = getattr(model, name)
         if isinstance(value, Located):

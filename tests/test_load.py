@@ -33,6 +33,18 @@ def test_locations_point_at_the_yaml(mini_dir):
     assert deck.game.classes[1].where().line == 16
 
 
+def test_where_falls_back_to_the_model_then_to_nothing_and_reads_the_table_pydantic_keeps(mini_dir):
+    from engine.fields import Location, locations
+
+    fireball = load_game(mini_dir).card_by_id("fireball")
+    # the table engine.fields.locations reads is the private attribute itself, filled by the loader
+    assert locations(fireball) is fireball._where and fireball._where["power"] == fireball.where("power")
+    # a field the YAML did not write (a default) falls back to the card's own mapping (line 28 of mini/cards.yaml, "  - id: fireball")
+    assert fireball.where("braille_rules") == fireball.where() and fireball.where().line == 28
+    built = type(fireball).model_validate(fireball.model_dump(by_alias=True))  # built in code: no locations
+    assert built.where("name") == built.where() == Location()
+
+
 def test_expansion_resolves_per_class(mini_plus_dir):
     deck = load_game(mini_plus_dir)
     assert deck.game.title == "Mini ICG Plus"
