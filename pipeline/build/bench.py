@@ -25,10 +25,12 @@ Every build writes into a folder of its own and nothing is deleted until the ben
 without a journal (this project's machines: ``/sys/fs/ext4/<device>/journal_task`` reads
 ``<none>``) the inode allocator passes over every inode freed in the last 60 s, 300 s while its inode
 table block is dirty (``recently_deleted``, ``RECENTCY_MIN`` and ``RECENTCY_DIRTY`` in the kernel's
-``fs/ext4/ialloc.c``, checked only without a journal), so a
-build that starts right after a large deletion pays system time for every file it creates, and the
-figure would be the bench's own clean-up: 3,000 files took 2.2–2.4 s of system time 0–35 s after
-20,000 were deleted, 0.16 s a minute later (December 2026, docs/speed.md, "Seventeenth round"). Usage: ``python -m pipeline.build.bench [--sizes 1000,10000]``.
+``fs/ext4/ialloc.c``, checked only without a journal), so a build that starts right after a large
+deletion pays system time for every file it creates, and the figure would be the bench's own
+clean-up: 3,000 files took 2.2–2.4 s of system time 0–35 s after 20,000 were deleted, 0.16 s a minute
+later (December 2026, docs/speed.md, "Seventeenth round").
+
+Usage: ``python -m pipeline.build.bench [--sizes 1000,10000]``.
 """
 
 from __future__ import annotations
