@@ -96,10 +96,9 @@ class Located(BaseModel):
         (a default), and to an empty location for objects built in code.
         """
         table = locations(self)
-        found = table.get(field) if field is not None else None
-        if found is None:
-            found = table.get("")
-        return found if found is not None else Location()
+        if field is not None and field in table:
+            return table[field]
+        return table.get("", Location())
 
 
 def locations(model: Located) -> dict[str, Location]:

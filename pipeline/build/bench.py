@@ -21,7 +21,8 @@ process and its workers, peak resident memory):
 Every figure is printed against its target (issue 22); wall times on a shared machine are
 noisy, so the load average is printed first.
 
-Every build writes into a folder of its own and nothing is deleted until the bench ends. On ext4
+Every build writes into a folder of its own and no output is deleted until the bench ends (the
+one-card-edit rebuilds replace their own few files, as any rebuild does). On ext4
 without a journal (this project's machines: ``/sys/fs/ext4/<device>/journal_task`` reads
 ``<none>``) the inode allocator passes over every inode freed in the last 60 s, 300 s while its inode
 table block is dirty (``recently_deleted``, ``RECENTCY_MIN`` and ``RECENTCY_DIRTY`` in the kernel's
