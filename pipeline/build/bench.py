@@ -3,7 +3,9 @@
 Measures, each as a separate ``deckpress build`` process (wall time, CPU time of the
 process and its workers, peak resident memory):
 
-- all shipped games, cold (empty output folder) and warm (unchanged rebuild);
+- all shipped games, cold (empty output folder) and warm: the first unchanged rebuild, which
+  rewrites report.json (each game's status goes from built to cached), and the next one, which
+  writes nothing (the same target for both);
 - the shipped games cold with proofs;
 - Enchant and a 300-card synthetic deck, every stage, cold and after a one-card edit (the rebuild
   renders that card's proof, archive face and page, height map; :mod:`pipeline.build.cardkeys`);
@@ -11,7 +13,7 @@ process and its workers, peak resident memory):
 - the like-for-like print figure: ``deckpress render`` of 300 cards of name, number and QR,
   per card, next to a bare reportlab loop drawing the same (:mod:`pipeline.build.benchfloor`);
 - a generated synthetic deck of N cards (name, number, keyword, QR) for N = 1,000 and
-  10,000, cold and warm, every stage but the raster proofs (as in DESIGN.md §7), and how
+  10,000, cold and warm (the two unchanged rebuilds, as above), every stage but the raster proofs (as in DESIGN.md §7), and how
   much the peak memory grows from the smallest to the largest deck;
 - raw liblouis translation throughput against deckpress's translator on the same
   strings (target: at least 80 %);
@@ -245,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
         out = tmp_path / "out-shipped"
         report("shipped games, cold, no proofs", ["build", "--out", str(out), "--quiet", "--only", no_proofs], SHIPPED_COLD_S)
         report("shipped games, unchanged", ["build", "--out", str(out), "--quiet", "--only", no_proofs], UNCHANGED_S)
+        report("shipped games, unchanged again", ["build", "--out", str(out), "--quiet", "--only", no_proofs], UNCHANGED_S)
         # every cold build gets a folder of its own: no output is deleted before the bench ends (module docs)
         report("shipped games + proofs, cold", ["build", "--out", str(tmp_path / "out-shipped-proofs"), "--quiet"], SHIPPED_PROOFS_S)
         print(print_floor(tmp_path), flush=True)
@@ -268,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
                 peaks[n] = peak
                 print(f"{'':<38} {1000 * wall / n:.2f} ms a card (target 3 ms)")
             report(f"synthetic {n} cards, unchanged", args, UNCHANGED_S)
+            report(f"synthetic {n} cards, unchanged again", args, UNCHANGED_S)
             if not strings:
                 data = yaml.safe_load((game / "cards.yaml").read_text())
                 strings = [c["name"] for c in data["cards"]] + [k for c in data["cards"] for k in c["keywords"]]

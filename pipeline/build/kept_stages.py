@@ -77,7 +77,8 @@ def _kept_or_rendered(job: Job, stage: str, folder: str, codes: frozenset[str], 
     findings, its files recorded with the key; either way saved for the manifest. A render that gives a
     finding of another code (one another stage or the loader also gives, or a library module's) records
     no key: the next build renders the stage again rather than report a finding twice or not at all."""
-    from pipeline.build.report import finding_from_dict, shown_names
+    from engine.findings import finding_from_dict
+    from pipeline.build.report import shown_names
 
     reuse = job.reuse
     if reuse is None:

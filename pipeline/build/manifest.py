@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from engine.findings import counts, exit_code, sort_key
 from engine.paths import SLUG
-from pipeline.build import statcache, yamlfacts
+from pipeline.build import yamlfacts
 from pipeline.build.report import portable_findings
 from pipeline.common.files import staging_writes, write_text
 from pipeline.common.jsontext import document_text
@@ -243,48 +243,6 @@ def standing_files(folder: Path) -> list[str]:
     what a game stopped by findings or unreadable data still has on disk, since nothing replaces it."""
     manifest = read_manifest(folder) if folder.is_dir() else None
     return [e["path"] for e in manifest.get("files", [])] if isinstance(manifest, dict) else []
-
-
-def is_current(folder: Path, key: str, verify: bool = False) -> dict | None:
-    """The previous manifest when its build key equals ``key`` and every listed file is there
-    with its recorded size and sha256 (a stand-alone command may have rewritten one in place);
-    otherwise None (the game must be rebuilt).
-
-    When the stat digest holds (:func:`pipeline.build.statcache.digest_holds`: manifest.json and every
-    file stat as recorded) no file is read; else a file whose stat matches the stat cache's record for
-    its sha256 (size, mtime, ctime, inode, device) is not read. ``verify`` hashes every file regardless.
-    Unless the digest held, the cache and its digest are rewritten for the next build.
-    """
-    try:
-        manifest_stat = os.stat(os.path.join(folder, MANIFEST))
-    except OSError:
-        return None
-    manifest = read_manifest(folder)
-    if not manifest or manifest.get("build_key") != key:
-        return None
-    entries = manifest.get("files", [])
-    prefix = os.path.join(folder, "")  # joined by concatenation: os.path.join was a third of a 30,000-file check
-    try:
-        stats = [os.stat(prefix + entry["path"]) for entry in entries]
-    except OSError:
-        return None  # a listed file is gone
-    if any(st.st_size != entry["bytes"] for st, entry in zip(stats, entries)):
-        return None
-    if not verify and statcache.digest_holds(str(folder), manifest_stat, stats):
-        return manifest
-    known = {} if verify else statcache.read(str(folder))
-    for entry, st in zip(entries, stats):
-        if known.get(entry["path"]) == statcache.signature(st) + [entry["sha256"]]:
-            continue
-        try:
-            same = sha256_file(prefix + entry["path"]) == entry["sha256"]
-        except OSError:
-            return None
-        if not same:
-            statcache.drop(str(folder))
-            return None
-    statcache.write(str(folder), entries, dict(zip((e["path"] for e in entries), stats)))  # and its digest
-    return manifest
 
 
 def volume_entries(folder: Path) -> list[dict]:

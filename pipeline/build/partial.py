@@ -14,7 +14,7 @@ from pathlib import Path
 
 from engine.findings import Finding, Location
 from pipeline.build.manifest import MANIFEST, read_manifest
-from pipeline.build.report import finding_from_dict
+from engine.findings import finding_from_dict
 from pipeline.build.stages import FAMILIES, FOLDERS
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from engine.findings import Finding, Location, counts, finding_from_dict, sort_key
+from engine.findings import Finding, FindingList, Location, counts, sort_key
 from engine.paths import display_path
 from pipeline.build import reportstamp
 from pipeline.common.files import write_text
@@ -49,9 +49,6 @@ class GameOutcome:
     dropped: list[str] = field(default_factory=list)
     #: False when the game's data did not load (unreadable, or a value the loader refused): no deck, so nothing to count.
     loaded: bool = True
-    #: A cached game's findings as its manifest lists them (sorted, in ``to_dict()`` form), so the
-    #: report need not turn thousands of findings back into dicts (None: from ``findings``).
-    finding_dicts: list[dict] | None = field(default=None, repr=False, compare=False)
 
 
 def failed_outcome(game_dir: str, exc: BaseException, game_id: str | None = None) -> GameOutcome:
@@ -68,21 +65,25 @@ def failed_outcome(game_dir: str, exc: BaseException, game_id: str | None = None
 
 
 def cached_outcome(game_dir: str, game_id: str, manifest: dict, out_folder: str | Path | None = None) -> GameOutcome:
-    """The outcome of a game whose previous output is current, read back from its manifest.
+    """The outcome of a game whose previous output is current, read back from its manifest, or from
+    its brief (:func:`pipeline.build.current.is_current`: the manifest's counts, its file paths as
+    ``paths``, its findings' summary and a ``findings`` callable that reads them when first needed).
 
-    The findings name their files as a fresh build of ``game_dir`` into ``out_folder`` (the game's
-    output folder, ``<out>/<game id>``) names them (:func:`shown_names`), so a reused build prints
-    paths that open from the working directory; ``finding_dicts`` keeps the manifest's portable form.
+    The findings are a :class:`~engine.findings.FindingList` of the manifest's portable dicts (what
+    the report keeps), each made a finding only when first used, named as a fresh build of ``game_dir``
+    into ``out_folder`` (the game's output folder, ``<out>/<game id>``) names them (:func:`shown_names`),
+    so a reused build prints paths that open from the working directory.
     """
     shown = shown_names(game_dir, out_folder) if out_folder is not None else None
+    found = manifest.get("findings", [])
     return GameOutcome(
         game_dir, game_id, "cached",
-        [finding_from_dict(d, shown) for d in manifest.get("findings", [])],
-        [e["path"] for e in manifest["files"]],
+        FindingList(found if callable(found) else (lambda: found), shown, manifest.get("summary")),
+        manifest["paths"] if "paths" in manifest else [e["path"] for e in manifest["files"]],
         cards=manifest.get("unique_cards", 0), copies=manifest.get("printed_cards", 0),
         provisional=manifest.get("provisional_cards", 0), forced=manifest.get("forced", False),
         placeholder_faces=manifest.get("placeholder_art_faces", 0), run=manifest.get("run", "box"),
-        release=manifest.get("release", False), finding_dicts=manifest.get("findings", []),
+        release=manifest.get("release", False),
     )
 
 
@@ -146,13 +147,13 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
     for o in outcomes:
         # A cached game's findings are shown with the names a build prints (shown_names); the
         # report keeps the manifest's portable, sorted dicts of them (counted, not sorted again).
-        dicts = o.finding_dicts if o.status == "cached" else None
+        dicts = o.findings.dicts() if o.status == "cached" and isinstance(o.findings, FindingList) else None
         items = o.findings if dicts is not None else sorted(o.findings, key=sort_key)
         if out_dir is not None and dicts is None:
             items = portable_findings(items, o.game_dir, (out_dir / o.game_id,))
         # A game whose data did not load has no deck to count: its card counts are null, not 0 (an empty game).
         known = (lambda n: n) if o.loaded else (lambda n: None)
-        folder = Path(os.path.relpath(Path(o.game_dir).resolve(), out_dir.resolve())).as_posix() if out_dir is not None else o.game_dir
+        folder = _folder(o, out_dir)
         games[o.game_id] = {
             "folder": folder,
             "status": o.status,
@@ -170,7 +171,12 @@ def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dic
             "findings": dicts if dicts is not None else [f.to_dict() for f in items],  # the manifest's: already to_dict() of these
             "files": o.files,
         }
-    return {"games": games, "counts": counts([f for o in outcomes for f in o.findings])}
+    return {"games": games, "counts": {s: sum(counts(o.findings)[s] for o in outcomes) for s in ("error", "warning", "info")}}
+
+
+def _folder(o: GameOutcome, out_dir: Path | None) -> str:
+    """The report's ``folder`` of a game: its data folder relative to ``out_dir`` (as given without one)."""
+    return Path(os.path.relpath(Path(o.game_dir).resolve(), out_dir.resolve())).as_posix() if out_dir is not None else o.game_dir
 
 
 def per_card_summary(per_card: dict) -> str:
@@ -187,10 +193,11 @@ def write_report(out_dir: Path, outcomes: list[GameOutcome]) -> None:
     The previous report is read only when something of it could be kept: another game's folder is
     in ``out_dir``, or it may be this very report (:mod:`pipeline.build.reportstamp`); when the
     stamp says it is, it is not read at all."""
+    entries = {o.game_id: (o.game_id, o.status, _folder(o, out_dir)) for o in outcomes}  # the last of a game id, as report_dict
+    key = reportstamp.inputs_key(out_dir, list(entries.values()))
+    if reportstamp.holds(out_dir, key, list(entries)):
+        return  # before report_dict: a cached game's findings are then never read (engine.findings.FindingList)
     new = report_dict(outcomes, out_dir)
-    key = reportstamp.inputs_key(out_dir, [(gid, g["status"], g["folder"]) for gid, g in new["games"].items()])
-    if reportstamp.holds(out_dir, key, list(new["games"])):
-        return
     old = None  # nothing of a previous report survives the merge, and it was made from other inputs: written anew
     if _other_games(out_dir, new["games"]) or (key is not None and reportstamp.known_inputs(out_dir) == key):
         try:

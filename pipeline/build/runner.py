@@ -32,7 +32,8 @@ from typing import TYPE_CHECKING
 
 from engine.findings import Finding, exit_code, sort_key
 from pipeline.build import statcache, yamlfacts
-from pipeline.build.manifest import build_key, game_id_of, is_current, read_manifest, standing_files, versions, write_manifest
+from pipeline.build.current import brief_of, is_current
+from pipeline.build.manifest import build_key, game_id_of, read_manifest, standing_files, versions, write_manifest
 from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable, recover, refuse_undecodable
 from pipeline.build.report import GameOutcome, cached_outcome, failed_outcome, write_report
 from pipeline.build.settings import BuildSettings
@@ -109,7 +110,7 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         manifest = write_manifest(job, key, deck_counts, card_keys, verified)
         os.sync()  # one flush of the whole staging folder before it replaces the previous build
         dropped = commit(staging, final)
-        statcache.write(str(final), manifest["files"])  # the next unchanged rebuild stats these instead of hashing them
+        statcache.write(str(final), manifest["files"], brief=brief_of(manifest))  # the next unchanged rebuild stats these, reads no manifest
         return GameOutcome(game_dir, game_id, "built", sorted(job.findings, key=sort_key), [e["path"] for e in manifest["files"]],
                            forced=manifest["forced"], per_card=per_card, dropped=dropped, **deck_counts)
     finally:

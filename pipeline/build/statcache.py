@@ -1,7 +1,7 @@
 """The stat cache: which output files an unchanged rebuild may take as hashed already.
 
 A build's ``manifest.json`` lists every output file with its size and sha256, and an
-unchanged rebuild must find every one of them as listed (:func:`pipeline.build.manifest.is_current`).
+unchanged rebuild must find every one of them as listed (:func:`pipeline.build.current.is_current`).
 Hashing them all again (~25 MB for the four shipped games, more for a large deck) was most
 of such a rebuild after start-up. Like git's index and make, deckpress keeps, per game, each
 file's ``stat`` beside the sha256 it was found with, in
@@ -21,7 +21,10 @@ Beside it, ``<game>.digest.json`` holds one sha256 over the stats of manifest.js
 listed file, in the manifest's order, and the stat of the record it was made with: while all of
 those are as recorded, an unchanged rebuild stats the files and hashes their stats once, without
 reading the per-file record (4.8 MB of JSON for a 10,000-card game, ~30 ms to parse). Any
-difference sends it to the per-file record, which finds the files to hash.
+difference sends it to the per-file record, which finds the files to hash. The digest also keeps the
+manifest's file paths, in order, and its brief (:func:`pipeline.build.manifest.brief_of`: build key,
+counts, findings' summary): while the digest holds, manifest.json is the file they were taken from,
+so an unchanged rebuild need not read it (10.5 MB of JSON for 10,000 cards, ~0.1 s).
 
 The cache is an optimisation only: an absent, unreadable or stale cache means hashing, never
 a wrong answer. It is written under the output folder's lock, one file per game, atomically.
@@ -69,17 +72,25 @@ def stats_digest(manifest_stat: os.stat_result, stats: list[os.stat_result]) -> 
     return hashlib.sha256(packed).hexdigest()
 
 
-def digest_holds(folder: str, manifest_stat: os.stat_result, stats: list[os.stat_result]) -> bool:
-    """Whether ``folder``'s stat digest was recorded for exactly these stats (manifest.json's, then each
-    listed file's in manifest order) and for the per-file record as it is now; False when it was not, or
-    when there is no digest (or it does not read)."""
+def read_digest(folder: str) -> dict | None:
+    """``folder``'s stat digest (``{"record", "digest"}``, and ``"paths"`` and ``"brief"`` when it was
+    written with a brief) when it was made with the per-file record as it is now; None when there is
+    none, it does not read, or the record changed since."""
     try:
         with open(digest_path(folder), encoding="utf-8") as fh:
             data = json.load(fh)
         record = signature(os.stat(cache_path(folder)))
     except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("record") == record and data.get("digest") == stats_digest(manifest_stat, stats)
+        return None
+    return data if isinstance(data, dict) and data.get("record") == record else None
+
+
+def digest_holds(folder: str, manifest_stat: os.stat_result, stats: list[os.stat_result], data: dict | None = None) -> bool:
+    """Whether ``folder``'s stat digest (``data`` when read already by :func:`read_digest`) was recorded
+    for exactly these stats (manifest.json's, then each listed file's in manifest order) and for the
+    per-file record as it is now; False when it was not, or when there is no digest (or it does not read)."""
+    data = data if data is not None else read_digest(folder)
+    return data is not None and data.get("digest") == stats_digest(manifest_stat, stats)
 
 
 def read(folder: str) -> dict[str, list]:
@@ -92,12 +103,13 @@ def read(folder: str) -> dict[str, list]:
     return data if isinstance(data, dict) else {}
 
 
-def write(folder: str, entries: list[dict], stats: dict[str, os.stat_result] | None = None) -> None:
+def write(folder: str, entries: list[dict], stats: dict[str, os.stat_result] | None = None, brief: dict | None = None) -> None:
     """Record the stat of every manifest entry (``{"path", "sha256", ...}``) of ``folder`` whose
     file is there with the entry's size; a file changed in the last :data:`RACY_NS` is left out.
     ``stats`` gives the stat already taken of some entries (by relative path; the rest are stat'ed
-    here): :func:`pipeline.build.manifest.is_current` has just stat'ed every file. When every entry
-    and manifest.json itself are recorded, the stat digest is written too (module docs).
+    here): :func:`pipeline.build.current.is_current` has just stat'ed every file. When every entry
+    and manifest.json itself are recorded, the stat digest is written too (module docs), with the
+    entries' paths and ``brief`` (JSON-ready) when given: both must come from that manifest.json.
 
     Best effort: a cache that cannot be written is skipped (the next build hashes instead).
     """
@@ -126,7 +138,10 @@ def write(folder: str, entries: list[dict], stats: dict[str, os.stat_result] | N
     except OSError:
         return
     if max(manifest_stat.st_mtime_ns, manifest_stat.st_ctime_ns) < now - RACY_NS:
-        replace_text(digest_path(folder), json.dumps({"record": signature(record_stat), "digest": stats_digest(manifest_stat, taken)}))
+        digest = {"record": signature(record_stat), "digest": stats_digest(manifest_stat, taken)}
+        if brief is not None:
+            digest.update(paths=[entry["path"] for entry in entries], brief=brief)
+        replace_text(digest_path(folder), json.dumps(digest, separators=(",", ":")))
 
 
 def replace_text(path: str, text: str) -> bool:

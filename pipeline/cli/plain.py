@@ -9,7 +9,7 @@ import re
 import sys
 from collections import Counter
 
-from engine.findings import Finding, Severity, render_text
+from engine.findings import Finding, FindingList, Severity, render_text
 
 #: What rich's ``Console.print`` would change in a line: a ``:name:`` emoji code (rich's
 #: ``_emoji_replace`` pattern, here without its name check) or a character that is not printable
@@ -91,9 +91,12 @@ def print_plain(text: str) -> None:
 def print_summary(findings: list[Finding], verbose: bool, listing: str = "--verbose") -> None:
     """Errors and warnings one by one; info findings counted by code unless ``verbose``; a summary
     line. ``listing`` names what lists the info findings one by one."""
-    shown = findings if verbose else [f for f in findings if f.severity is not Severity.info]
+    if isinstance(findings, FindingList) and not verbose:  # a cached game's: its info findings are only counted, never made
+        shown, infos = findings.shown(), Counter(findings.info_counts())
+    else:
+        shown = findings if verbose else [f for f in findings if f.severity is not Severity.info]
+        infos = Counter((f.code, f.name) for f in findings if f.severity is Severity.info)
     print_plain(render_text(shown, counted=findings))
-    infos = Counter((f.code, f.name) for f in findings if f.severity is Severity.info)
     if infos and not verbose:
         listed = ", ".join(f"{code} {name} ×{n}" for (code, name), n in sorted(infos.items()))
         write_line(f"   info: {listed} ({listing} lists them)")
