@@ -4,6 +4,7 @@ inode of report.json on disk, and the reads report.py makes (a spy on its json.l
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from types import SimpleNamespace
@@ -49,15 +50,31 @@ def test_an_unchanged_rebuild_leaves_a_stamped_report_unread_and_unwritten(game_
     assert _build(game, out) == "cached" and (out / "report.json").read_bytes() == data
 
 
-def test_a_racy_stamp_is_not_trusted(game_copy, tmp_path, reads, monkeypatch):
+def test_a_racy_stamp_holds_only_by_the_reports_bytes(game_copy, tmp_path, reads, monkeypatch):
+    """A report as new as its stamp: its stat cannot tell it from an edit of the same clock tick, so the
+    sha256 of its bytes decides (not a parse of it and of the manifest's findings). Control: the same
+    racy stamp with one byte of the report changed, and a stat that cannot tell (a same-tick edit)."""
+    from pipeline.build import reportstamp
+
     game, out = game_copy("mini"), tmp_path / "out"
     assert _build(game, out) == "built"
     assert _build(game, out) == "cached"
     monkeypatch.setattr(statcache, "RACY_NS", 10**18)  # every report is as new as its stamp
-    before = os.stat(out / "report.json")
+    before, data = os.stat(out / "report.json"), (out / "report.json").read_bytes()
+    stamp = json.loads((out / ".deckpress-stat" / "report.json").read_text())
+    assert stamp["sha256"] == hashlib.sha256(data).hexdigest()
     assert _build(game, out) == "cached"
     after = os.stat(out / "report.json")
-    assert len(reads) == 1 and (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)  # read, equal, left
+    assert reads == [] and (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)  # not parsed, left
+    key = reportstamp.inputs_key(out, [("mini", "cached", os.path.relpath(game, out))])
+    assert reportstamp.holds(out, key, ["mini"])
+    monkeypatch.setattr(reportstamp, "signature", lambda st: stamp["report"])  # the stat cannot tell what follows
+    edited = data.replace(b'"cached"', b'"CACHED"')
+    assert edited != data and len(edited) == len(data)
+    (out / "report.json").write_bytes(edited)
+    assert not reportstamp.holds(out, key, ["mini"])
+    (out / "report.json").write_bytes(data)
+    assert reportstamp.holds(out, key, ["mini"])
 
 
 def test_another_games_folder_makes_the_report_read_and_its_entry_kept(game_copy, tmp_path, reads):

@@ -7,6 +7,7 @@ keeps the previous report's entries of the others whose output is still there.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -198,18 +199,21 @@ def write_report(out_dir: Path, outcomes: list[GameOutcome]) -> None:
     if reportstamp.holds(out_dir, key, list(entries)):
         return  # before report_dict: a cached game's findings are then never read (engine.findings.FindingList)
     new = report_dict(outcomes, out_dir)
-    old = None  # nothing of a previous report survives the merge, and it was made from other inputs: written anew
+    old, old_bytes = None, b""  # nothing of a previous report survives the merge, and it was made from other inputs: written anew
     if _other_games(out_dir, new["games"]) or (key is not None and reportstamp.known_inputs(out_dir) == key):
         try:
-            old = json.loads((out_dir / REPORT).read_bytes())
+            old_bytes = (out_dir / REPORT).read_bytes()
+            old = json.loads(old_bytes)
         except (OSError, ValueError):
             old = None  # none yet, unreadable or not JSON: written anew (write_text says why it cannot)
     report = _merged_report(out_dir, new, old if isinstance(old, dict) else {})
     # Compared as data (dict equality) rather than as encoded text: encoding is ~37 ms for a
     # 10,000-finding report, which an unchanged rebuild need not pay.
     if old != report:
-        write_text(out_dir / REPORT, document_text(report))
-    reportstamp.record(out_dir, key, list(report["games"]))
+        text = document_text(report)
+        write_text(out_dir / REPORT, text)
+        old_bytes = text.encode("utf-8")  # what write_text wrote (UTF-8, no newline translation)
+    reportstamp.record(out_dir, key, list(report["games"]), hashlib.sha256(old_bytes).hexdigest() if key is not None else None)
 
 
 def _other_games(out_dir: Path, games: dict) -> bool:

@@ -11,9 +11,13 @@ entry of another game must go when that game's folder does), the report is the o
 would write.
 
 As with the stat cache (:mod:`pipeline.build.statcache`), a report changed within
-:data:`~pipeline.build.statcache.RACY_NS` of the record is not taken on trust: its timestamps
-could equal an edit's. Like it, the stamp is an optimisation only: absent, unreadable or stale
-means the report is read, never a wrong report.
+:data:`~pipeline.build.statcache.RACY_NS` of the record is not taken on trust by its stat: its
+timestamps could equal an edit's. The stamp also keeps the sha256 of the report's bytes, and such a
+"racy" report holds when its bytes still have it (as git checks a racy index entry by its content):
+the second unchanged rebuild, which comes right after the first rewrote the report, then reads 5 MB of
+bytes instead of parsing them and the manifest's 10,000 findings (issue 22). Like the stat cache,
+the stamp is an optimisation only: absent, unreadable or stale means the report is read, never a
+wrong report.
 """
 
 from __future__ import annotations
@@ -68,8 +72,17 @@ def holds(out_dir: Path, key: str | None, games: list[str]) -> bool:
         st = os.stat(out_dir / "report.json")
     except OSError:
         return False
-    racy = max(st.st_mtime_ns, st.st_ctime_ns) >= stamp.get("taken", 0) - statcache.RACY_NS
-    return stamp.get("inputs") == key and stamp.get("report") == signature(st) and not racy
+    if stamp.get("inputs") != key or stamp.get("report") != signature(st):
+        return False
+    if max(st.st_mtime_ns, st.st_ctime_ns) < stamp.get("taken", 0) - statcache.RACY_NS:
+        return True
+    try:  # racy: its timestamps cannot tell it from an edit of the same clock tick; its bytes can
+        same = isinstance(stamp.get("sha256"), str) and hashlib.sha256((out_dir / "report.json").read_bytes()).hexdigest() == stamp["sha256"]
+    except OSError:
+        return False
+    if same:
+        record(out_dir, key, games, stamp["sha256"])  # taken again, later: the next build may trust the stat alone
+    return same
 
 
 def known_inputs(out_dir: Path) -> str | None:
@@ -77,14 +90,16 @@ def known_inputs(out_dir: Path) -> str | None:
     return _read(out_dir).get("inputs")
 
 
-def record(out_dir: Path, key: str | None, games: list[str]) -> None:
-    """Stamp report.json as it is now as the report of inputs ``key`` listing the games ``games``;
-    with ``key`` None (some game was not reused) remove the stamp instead. Best effort: a stamp that
-    cannot be written is removed or left out (the next build reads report.json)."""
+def record(out_dir: Path, key: str | None, games: list[str], sha256: str | None = None) -> None:
+    """Stamp report.json as it is now as the report of inputs ``key`` listing the games ``games``,
+    whose bytes have the hex ``sha256`` (None: not known, a racy stamp then never holds); with ``key``
+    None (some game was not reused) remove the stamp instead. Best effort: a stamp that cannot be
+    written is removed or left out (the next build reads report.json)."""
     path = _stamp_path(out_dir)
     if key is not None:
         try:
-            stamp = {"report": signature(os.stat(out_dir / "report.json")), "taken": time.time_ns(), "inputs": key, "games": sorted(games)}
+            stamp = {"report": signature(os.stat(out_dir / "report.json")), "taken": time.time_ns(), "inputs": key, "games": sorted(games),
+                     "sha256": sha256}
         except OSError:
             stamp = None
         if stamp is not None and statcache.replace_text(str(path), json.dumps(stamp)):
