@@ -188,11 +188,12 @@ class FindingList(Sequence):
     ``rename``. ``dicts`` gives the dicts when first needed; ``summary`` (:func:`finding_summary` of
     those dicts, made from them when None) answers :func:`counts`, :func:`exit_code` and a summary line
     without them: a cached game of 10,000 cards has as many info findings, 0.05 s to make and, from
-    the build's stat record, 0.1 s more to read (issue 22). Equal to a list of the same findings."""
+    the build's stat record, 0.1 s more to read (issue 22). ``texts``, when given, gives the dicts'
+    JSON texts without them (:meth:`texts`). Equal to a list of the same findings."""
 
     def __init__(self, dicts: Callable[[], list[dict]], rename: Callable[[str], str] | None = None,
-                 summary: dict | None = None) -> None:
-        self._source, self._rename, self._summary = dicts, rename, summary
+                 summary: dict | None = None, texts: Callable[[], list[str] | None] | None = None) -> None:
+        self._source, self._rename, self._summary, self._texts = dicts, rename, summary, texts
         self._dicts: list[dict] | None = None
         self._items: list[Finding] | None = None
 
@@ -201,6 +202,11 @@ class FindingList(Sequence):
         if self._dicts is None:
             self._dicts = self._source()
         return self._dicts
+
+    def texts(self) -> list[str] | None:
+        """The dicts' compact JSON texts, one a finding, as the record they were read from holds
+        them (``json.loads`` of one gives its dict), when that record can tell; else None."""
+        return self._texts() if self._texts is not None else None
 
     def summary(self) -> dict:
         """:func:`finding_summary` of :meth:`dicts` (given, or made from them once)."""

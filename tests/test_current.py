@@ -26,10 +26,12 @@ from pipeline.cli.plain import print_summary
 
 @pytest.fixture
 def manifest_reads(monkeypatch) -> list[str]:
-    """Each time a manifest.json is read (by :class:`current.OpenManifest`); the racy margin off, so every file is recorded."""
+    """Each time a manifest.json is parsed ("read") or its findings' texts are taken ("texts", by
+    :class:`current.OpenManifest`); the racy margin off, so every file is recorded."""
     calls: list[str] = []
-    real = current.OpenManifest.read
+    real, texts = current.OpenManifest.read, current.OpenManifest.finding_texts
     monkeypatch.setattr(current.OpenManifest, "read", lambda self: (calls.append("read"), real(self))[1])
+    monkeypatch.setattr(current.OpenManifest, "finding_texts", lambda self: (calls.append("texts"), texts(self))[1])
     monkeypatch.setattr(statcache, "RACY_NS", 0)
     return calls
 
@@ -56,7 +58,9 @@ def test_an_unchanged_rebuild_reads_no_manifest_and_answers_as_the_full_check(ga
     assert digest["brief"]["summary"]["counts"] == manifest["findings_summary"]
     manifest_reads.clear()
     assert _build(game, out).status == "cached"
-    assert manifest_reads == ["read"]  # the report's entry went from built to cached: written from the manifest's findings
+    # The report's entry went from built to cached: written with the manifest's findings' own texts,
+    # neither parsed nor encoded again (the report's bytes are checked against --verify's below).
+    assert manifest_reads == ["texts"]
     manifest_reads.clear()
     fast = _build(game, out)
     assert fast.status == "cached" and manifest_reads == []  # answered from the digest's brief alone

@@ -44,3 +44,47 @@ def test_the_text_reads_back_as_the_same_data_and_each_item_as_json_dumps_writes
 
 def test_a_scalar_document_is_one_line():
     assert document_text("x") == '"x"\n' and document_text(None) == "null\n"
+
+
+TRICKY = [{"message": 'a "quoted" \\ back\nslash\n  ]\n    {', "file": "é/\u2800.yaml", "line": 3, "related": [{"x": None}]},
+          {"message": "tab\there", "card": "c-1", "ok": False, "n": 1.25}]
+
+
+def test_top_level_items_are_the_lines_json_dumps_writes_for_each_item():
+    """Reference: json.dumps(item, ensure_ascii=False), the standard library's encoder, for each item;
+    the strings hold what could be mistaken for the layout (a newline, two spaces and a bracket)."""
+    from pipeline.common.jsontext import top_level_items
+
+    doc = {"game": "g", "findings": TRICKY, "files": [{"path": "a"}], "after": {"findings": []}}
+    text = document_text(doc).encode("utf-8")
+    assert top_level_items(text, "findings") == [json.dumps(item, ensure_ascii=False) for item in TRICKY]
+    assert top_level_items(text, "files") == ['{"path": "a"}']
+    assert [json.loads(t) for t in top_level_items(text, "findings")] == TRICKY
+    assert top_level_items(document_text({"findings": []}).encode(), "findings") == []
+
+
+def test_top_level_items_refuse_another_layout_or_a_nested_list():
+    from pipeline.common.jsontext import top_level_items
+
+    assert top_level_items(json.dumps({"findings": TRICKY}, indent=2).encode(), "findings") is None  # an item spans lines
+    assert top_level_items(json.dumps({"findings": TRICKY}).encode(), "findings") is None  # one line
+    assert top_level_items(document_text({"games": {"findings": TRICKY}}).encode(), "findings") is None  # not top-level
+    assert top_level_items(document_text({"other": TRICKY}).encode(), "findings") is None
+    assert top_level_items(b'{\n  "findings": [\n    {"a": "\xff"}\n  ]\n}\n', "findings") is None  # not UTF-8
+
+
+def test_item_texts_write_the_same_text_and_compare_as_their_data():
+    from pipeline.common.jsontext import ItemTexts
+
+    texts = [json.dumps(item, ensure_ascii=False) for item in TRICKY]
+    for doc in ({"findings": TRICKY}, {"games": {"g": {"counts": {}, "findings": TRICKY, "files": ["a"]}}}, {"findings": []}):
+        inner = doc.get("games", {}).get("g", doc)
+        stood = json.loads(json.dumps(doc))
+        stood_inner = stood.get("games", {}).get("g", stood)
+        stood_inner["findings"] = ItemTexts(texts if inner["findings"] else [], lambda inner=inner: inner["findings"])
+        assert document_text(stood) == document_text(doc)
+        assert stood == doc and doc == stood  # either side of ==, through the data
+    parsed: list = []
+    lazy = ItemTexts(texts, lambda: parsed.append(1) or TRICKY)
+    assert lazy == ItemTexts(list(texts), lambda: 1 / 0) and parsed == []  # same texts: equal without parsing
+    assert lazy != TRICKY[:1] and {"f": lazy} != {"f": TRICKY[::-1]} and parsed == [1]

@@ -18,7 +18,7 @@ from engine.findings import Finding, FindingList, Location, counts, sort_key
 from engine.paths import display_path
 from pipeline.build import reportstamp
 from pipeline.common.files import write_text
-from pipeline.common.jsontext import document_text
+from pipeline.common.jsontext import ItemTexts, document_text
 
 REPORT = "report.json"
 
@@ -79,7 +79,7 @@ def cached_outcome(game_dir: str, game_id: str, manifest: dict, out_folder: str 
     found = manifest.get("findings", [])
     return GameOutcome(
         game_dir, game_id, "cached",
-        FindingList(found if callable(found) else (lambda: found), shown, manifest.get("summary")),
+        FindingList(found if callable(found) else (lambda: found), shown, manifest.get("summary"), manifest.get("finding_texts")),
         manifest["paths"] if "paths" in manifest else [e["path"] for e in manifest["files"]],
         cards=manifest.get("unique_cards", 0), copies=manifest.get("printed_cards", 0),
         provisional=manifest.get("provisional_cards", 0), forced=manifest.get("forced", False),
@@ -137,18 +137,22 @@ def portable_findings(findings: list[Finding], game_dir: str | Path, out_dirs: t
     return [dataclasses.replace(f, location=move(f.location), related=tuple(move(r) for r in f.related)) for f in findings]
 
 
-def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None) -> dict:
+def report_dict(outcomes: list[GameOutcome], out_dir: Path | None = None, texts: bool = False) -> dict:
     """The build report (``report.json``): findings and counts per game, and totals.
 
     With ``out_dir`` every file is named independently of the working directory: findings by
     :func:`portable_findings` (a cached game's come from its manifest, where they already are)
-    and the game folder relative to ``out_dir``.
+    and the game folder relative to ``out_dir``. With ``texts`` a cached game's findings are an
+    :class:`~pipeline.common.jsontext.ItemTexts` of the manifest's own texts where it has them (for
+    :func:`~pipeline.common.jsontext.document_text`, not ``json.dumps``): neither parsed nor encoded again.
     """
     games = {}
     for o in outcomes:
         # A cached game's findings are shown with the names a build prints (shown_names); the
         # report keeps the manifest's portable, sorted dicts of them (counted, not sorted again).
-        dicts = o.findings.dicts() if o.status == "cached" and isinstance(o.findings, FindingList) else None
+        kept = o.status == "cached" and isinstance(o.findings, FindingList)
+        encoded = o.findings.texts() if kept and texts else None
+        dicts = ItemTexts(encoded, o.findings.dicts) if encoded is not None else o.findings.dicts() if kept else None
         items = o.findings if dicts is not None else sorted(o.findings, key=sort_key)
         if out_dir is not None and dicts is None:
             items = portable_findings(items, o.game_dir, (out_dir / o.game_id,))
@@ -198,7 +202,7 @@ def write_report(out_dir: Path, outcomes: list[GameOutcome]) -> None:
     key = reportstamp.inputs_key(out_dir, list(entries.values()))
     if reportstamp.holds(out_dir, key, list(entries)):
         return  # before report_dict: a cached game's findings are then never read (engine.findings.FindingList)
-    new = report_dict(outcomes, out_dir)
+    new = report_dict(outcomes, out_dir, texts=True)
     old, old_bytes = None, b""  # nothing of a previous report survives the merge, and it was made from other inputs: written anew
     if _other_games(out_dir, new["games"]) or (key is not None and reportstamp.known_inputs(out_dir) == key):
         try:

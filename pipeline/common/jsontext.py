@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from json import encoder as _encoder
+from typing import Callable
 
 # The C encoder of one value, compact but with json.dumps's default separators; None where
 # CPython's _json accelerator is missing (then the JSONEncoder below does the same, slower).
@@ -27,9 +28,66 @@ def _one_line(value: object) -> str:
     return "".join(_C_ENCODE(value, 0))
 
 
+class ItemTexts:
+    """A JSON list given by its items' texts as :func:`document_text` writes them (one line each,
+    :func:`top_level_items`), so the list is written again without encoding its items; ``data``
+    gives the items themselves when something compares them. Equal to a list of the same data.
+    A report.json that copies a manifest's 10,000 findings spends 0.04 s encoding them (issue 22)."""
+
+    def __init__(self, texts: list[str], data: Callable[[], list]) -> None:
+        self.texts, self._data, self._items = texts, data, None
+
+    def data(self) -> list:
+        """The items (``data()`` once)."""
+        if self._items is None:
+            self._items = self._data()
+        return self._items
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ItemTexts):
+            return self.texts == other.texts or self.data() == other.data()
+        return self.data() == other if isinstance(other, list) else NotImplemented
+
+    __hash__ = None  # as a list
+
+
+def top_level_items(text: bytes, key: str) -> list[str] | None:
+    """The items' texts of the list under ``key`` of the top-level object of a :func:`document_text`
+    ``text`` (UTF-8 bytes), each as :func:`_one_line` wrote it; ``[]`` for an empty list; None when
+    ``text`` has no such list in that layout (another writer's text: parse it instead).
+
+    Exact because the layout is: a top-level key starts its line after two spaces and a list's
+    items follow one a line after four, ending ``\n  ]``; an item's text holds no line break (JSON
+    escapes it in a string). Raises nothing; undecodable UTF-8 gives None."""
+    head = b'\n  ' + _one_line(key).encode() + b': ['
+    start = text.find(head)
+    if start < 0:
+        return None
+    body = start + len(head)
+    if text.startswith(b"]", body):
+        return []
+    end = text.find(b"\n  ]", body)
+    if not text.startswith(b"\n    ", body) or end < 0:
+        return None
+    try:
+        lines = text[body + 1:end].decode("utf-8").split("\n")
+    except UnicodeDecodeError:
+        return None
+    items = [line[4:-1] for line in lines[:-1]] + [lines[-1][4:]]
+    if not all(line.startswith("    ") for line in lines) or not all(line.endswith(",") for line in lines[:-1]):
+        return None
+    return items
+
+
 def _lines(value: object, pad: str, out: list[str]) -> None:
     """Append ``value``'s text to ``out``; its first line continues the current one, the rest start with ``pad`` or deeper."""
-    if isinstance(value, dict) and value:
+    if isinstance(value, ItemTexts):
+        value = value.texts
+        if value:
+            out.append("[\n" + pad + "  " + (",\n" + pad + "  ").join(value) + "\n" + pad + "]")
+        else:
+            out.append("[]")
+    elif isinstance(value, dict) and value:
         inner = pad + "  "
         out.append("{")
         for n, (key, item) in enumerate(value.items()):
@@ -50,7 +108,8 @@ def document_text(doc: object) -> str:
 
     Objects are indented two spaces a level; every non-empty list puts one item a line, each item
     compact on that line (``{"path": "a.pdf", "bytes": 12}``); keys keep their order; non-ASCII
-    is written as UTF-8; keys must be strings. Raises TypeError for what ``json.dumps`` refuses (a set, bytes).
+    is written as UTF-8; keys must be strings; an :class:`ItemTexts` is written as the list it
+    stands for, from its items' texts. Raises TypeError for what ``json.dumps`` refuses (a set, bytes).
     """
     out: list[str] = []
     _lines(doc, "", out)
