@@ -31,6 +31,7 @@ from typing import Callable
 from typing import TYPE_CHECKING
 
 from engine.findings import Finding, exit_code, sort_key
+from engine.gcpause import collector_paused
 from pipeline.build import statcache, yamlfacts
 from pipeline.build.current import brief_of, is_current
 from pipeline.build.manifest import build_key, game_id_of, read_manifest, standing_files, versions, write_manifest
@@ -104,13 +105,16 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         if findings is None or _stops(job.findings, settings):
             return GameOutcome(game_dir, game_id, "stopped", sorted(job.findings, key=sort_key), standing_files(final), **deck_counts)
         report(game_id, "manifest")
-        card_keys, per_card, verified = collect(staging)
-        if settings.only:  # the per-card files of the stages not run keep their keys
-            card_keys.update(carried_keys(final, staging, {FOLDERS[n] for n in running if n in FOLDERS}))
-        manifest = write_manifest(job, key, deck_counts, card_keys, verified)
-        os.sync()  # one flush of the whole staging folder before it replaces the previous build
-        dropped = commit(staging, final)
-        statcache.write(str(final), manifest["files"], brief=brief_of(manifest))  # the next unchanged rebuild stats these, reads no manifest
+        # The serial tail makes ~100,000 short-lived objects (one core idles): the collector's
+        # walks over them were 0.46 of its 2.0 s at 10,000 cards (docs/speed.md).
+        with collector_paused():
+            card_keys, per_card, verified = collect(staging)
+            if settings.only:  # the per-card files of the stages not run keep their keys
+                card_keys.update(carried_keys(final, staging, {FOLDERS[n] for n in running if n in FOLDERS}))
+            manifest = write_manifest(job, key, deck_counts, card_keys, verified)
+            os.sync()  # one flush of the whole staging folder before it replaces the previous build
+            dropped = commit(staging, final)
+            statcache.write(str(final), manifest["files"], brief=brief_of(manifest))  # the next unchanged rebuild stats these, reads no manifest
         return GameOutcome(game_dir, game_id, "built", sorted(job.findings, key=sort_key), [e["path"] for e in manifest["files"]],
                            forced=manifest["forced"], per_card=per_card, dropped=dropped, **deck_counts)
     finally:
@@ -271,7 +275,6 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
             from pipeline.build.stages import import_stage_modules
             from pipeline.build.workers import build_in_parallel
 
-            from engine.gcpause import collector_paused
             from pipeline.build.warmup import warm_up
 
             # Import every stage once here: forked game and chain processes share the
@@ -294,7 +297,8 @@ def run_build(game_dirs: list[str], settings: BuildSettings, progress: Progress 
             raise
         done.update(zip(stale, built))
         outcomes = [done[d] for d in game_dirs]
-        write_report(out_dir, outcomes)
+        with collector_paused():  # as the game's tail: 10,000 findings' short-lived copies
+            write_report(out_dir, outcomes)
         if any(o.status in ("built", "cached") for o in outcomes):
             yamlfacts.save(out_dir, _parser())  # for the next build here (a game's folder is there)
     return outcomes
