@@ -22,7 +22,7 @@ listed file, in the manifest's order, and the stat of the record it was made wit
 those are as recorded, an unchanged rebuild stats the files and hashes their stats once, without
 reading the per-file record (4.8 MB of JSON for a 10,000-card game, ~30 ms to parse). Any
 difference sends it to the per-file record, which finds the files to hash. The digest also keeps the
-manifest's file paths, in order, and its brief (:func:`pipeline.build.manifest.brief_of`: build key,
+manifest's file paths, in order, and its brief (:func:`pipeline.build.current.brief_of`: build key,
 counts, findings' summary): while the digest holds, manifest.json is the file they were taken from,
 so an unchanged rebuild need not read it (10.5 MB of JSON for 10,000 cards, ~0.1 s).
 
