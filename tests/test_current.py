@@ -29,9 +29,10 @@ def manifest_reads(monkeypatch) -> list[str]:
     """Each time a manifest.json is parsed ("read") or its findings' texts are taken ("texts", by
     :class:`current.OpenManifest`); the racy margin off, so every file is recorded."""
     calls: list[str] = []
-    real, texts = current.OpenManifest.read, current.OpenManifest.finding_texts
+    real, texts, parsed = current.OpenManifest.read, current.OpenManifest.finding_texts, current.OpenManifest.findings
     monkeypatch.setattr(current.OpenManifest, "read", lambda self: (calls.append("read"), real(self))[1])
     monkeypatch.setattr(current.OpenManifest, "finding_texts", lambda self: (calls.append("texts"), texts(self))[1])
+    monkeypatch.setattr(current.OpenManifest, "findings", lambda self: (calls.append("findings"), parsed(self))[1])
     monkeypatch.setattr(statcache, "RACY_NS", 0)
     return calls
 
@@ -59,7 +60,7 @@ def test_an_unchanged_rebuild_reads_no_manifest_and_answers_as_the_full_check(ga
     manifest_reads.clear()
     assert _build(game, out).status == "cached"
     # The report's entry went from built to cached: written with the manifest's findings' own texts,
-    # neither parsed nor encoded again (the report's bytes are checked against --verify's below).
+    # neither parsed ("findings") nor encoded again (the report's bytes are checked against --verify's below).
     assert manifest_reads == ["texts"]
     manifest_reads.clear()
     fast = _build(game, out)
@@ -158,3 +159,88 @@ def test_an_open_manifest_reads_the_file_it_opened_even_once_replaced(tmp_path):
     assert opened.findings() == [1] and first.st_ino != os.stat(path).st_ino
     with pytest.raises(OSError):
         current.OpenManifest(str(tmp_path / "missing.json"))
+
+
+def _normalised(text: str, out: Path) -> str:
+    return text.replace(str(out), "OUT")
+
+
+def test_verbose_lists_what_a_cold_build_lists(game_copy, tmp_path, manifest_reads):
+    """Reference: a cold build into another folder, whose findings are plain findings, not a
+    FindingList: --verbose of the cached game lists the same lines (output paths aside)."""
+    game, out, cold = game_copy("mini"), tmp_path / "out", tmp_path / "cold"
+    assert _build(game, out).status == "built"
+    assert _build(game, out).status == "cached"
+    fast = _build(game, out)
+    assert fast.status == "cached" and isinstance(fast.findings, FindingList)
+    fresh = _build(game, cold)
+    assert fresh.status == "built" and not isinstance(fresh.findings, FindingList)
+    assert _normalised(_summary(fast, verbose=True), out) == _normalised(_summary(fresh, verbose=True), cold)
+    assert _normalised(_summary(fast), out) == _normalised(_summary(fresh), cold)
+
+
+def test_an_edited_game_is_built_not_answered_from_the_brief(game_copy, tmp_path, manifest_reads):
+    # The brief holds only for its build key: changed data changes the key, and the game is built.
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out).status == "built"
+    assert _build(game, out).status == "cached"
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    assert _build(game, out).status == "built"
+
+
+def test_an_edited_brief_no_longer_holds(game_copy, tmp_path, manifest_reads):
+    """The digest's sha256 covers its brief: a brief edited by hand (the helper-found case: more
+    printed cards, the warnings gone) sends the check to the manifest, which gives the true values."""
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out).status == "built"
+    true = _build(game, out)
+    path = out / ".deckpress-stat" / "mini.digest.json"
+    digest = json.loads(path.read_text())
+    digest["brief"]["printed_cards"] += 999
+    digest["brief"]["summary"]["shown"] = []
+    path.write_text(json.dumps(digest))
+    manifest_reads.clear()
+    edited = _build(game, out)
+    assert manifest_reads == ["read"] and edited.copies == true.copies and _summary(edited, True) == _summary(true, True)
+
+
+def test_a_manifest_with_findings_twice_is_reported_as_json_reads_it(game_copy, tmp_path, manifest_reads):
+    """A hand-edited manifest.json with a second, empty "findings" list: json.loads (and --verify)
+    take the last; the report written from the manifest's texts must not copy the first."""
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out).status == "built"
+    path = out / "mini" / "manifest.json"
+    text = path.read_text(encoding="utf-8")
+    assert '  ],\n  "volumes": [' in text and json.loads(text)["findings"]
+    path.write_text(text.replace('  ],\n  "volumes": [', '  ],\n  "findings": [],\n  "volumes": [', 1), encoding="utf-8")
+    assert _build(game, out).status == "cached"  # the full check, which records the edited manifest
+    (out / "report.json").unlink()
+    manifest_reads.clear()
+    assert _build(game, out).status == "cached"
+    assert manifest_reads[0] == "texts" and "read" in manifest_reads  # from the brief; the texts refused, the manifest parsed
+    fast_report = json.loads((out / "report.json").read_text())
+    (out / "report.json").unlink()
+    assert _build(game, out, verify=True).status == "cached"
+    assert fast_report == json.loads((out / "report.json").read_text())
+    assert fast_report["games"]["mini"]["findings"] == [] and fast_report["games"]["mini"]["counts"] == {"error": 0, "warning": 0, "info": 0}
+
+
+def test_a_reformatted_manifest_line_is_not_copied_into_the_report(game_copy, tmp_path, manifest_reads):
+    """A finding's line in manifest.json rewritten by hand with the same data in other bytes: the report
+    is written as --verify writes it (the texts must hash to the brief's findings_sha256 to be copied)."""
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out).status == "built"
+    path = out / "mini" / "manifest.json"
+    text = path.read_text(encoding="utf-8")
+    start = text.index('  "findings": [\n    {') + len('  "findings": [\n')
+    line = text[start:text.index("\n", start)]
+    path.write_text(text.replace(line, line.replace('"message": ', '"message":', 1), 1), encoding="utf-8")
+    assert json.loads(path.read_text())["findings"] == json.loads(text)["findings"]  # the same data
+    assert _build(game, out).status == "cached"
+    (out / "report.json").unlink()
+    assert _build(game, out).status == "cached"
+    fast = (out / "report.json").read_bytes()
+    (out / "report.json").unlink()
+    assert _build(game, out, verify=True).status == "cached"
+    assert fast == (out / "report.json").read_bytes() and b'"message":"' not in fast

@@ -4,6 +4,7 @@ of each item gives its line; the expected text below was written out by hand."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 from pipeline.common.jsontext import document_text
@@ -71,6 +72,21 @@ def test_top_level_items_refuse_another_layout_or_a_nested_list():
     assert top_level_items(document_text({"games": {"findings": TRICKY}}).encode(), "findings") is None  # not top-level
     assert top_level_items(document_text({"other": TRICKY}).encode(), "findings") is None
     assert top_level_items(b'{\n  "findings": [\n    {"a": "\xff"}\n  ]\n}\n', "findings") is None  # not UTF-8
+    twice = document_text({"findings": TRICKY, "x": 1}).replace('  "x": 1', '  "findings": []').encode()
+    assert json.loads(twice)["findings"] == [] and top_level_items(twice, "findings") is None  # json.loads takes the last
+    assert top_level_items(document_text({"findings": [], "y": TRICKY}).replace('"y"', '"findings"').encode(), "findings") is None
+    wrapped = b'{\n  "findings": [\n    {"a": 1,\n     "b": 2}\n  ]\n}\n'  # an item over two lines, each starting with four spaces
+    assert json.loads(wrapped)["findings"] == [{"a": 1, "b": 2}] and top_level_items(wrapped, "findings") is None
+
+
+def test_items_sha256_is_that_of_the_texts_document_text_writes():
+    from pipeline.common.jsontext import items_sha256, items_texts_sha256, top_level_items
+
+    text = document_text({"findings": TRICKY}).encode()
+    assert items_sha256(TRICKY) == items_texts_sha256(top_level_items(text, "findings"))
+    assert items_sha256(TRICKY) == hashlib.sha256("".join(json.dumps(i, ensure_ascii=False) + "\n" for i in TRICKY).encode()).hexdigest()
+    reformatted = [t.replace('": ', '":') for t in top_level_items(text, "findings")]  # the same data, other bytes
+    assert [json.loads(t) for t in reformatted] == TRICKY and items_texts_sha256(reformatted) != items_sha256(TRICKY)
 
 
 def test_item_texts_write_the_same_text_and_compare_as_their_data():

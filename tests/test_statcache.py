@@ -180,7 +180,9 @@ def test_an_unchanged_rebuild_takes_the_digest_and_reads_no_per_file_record(game
     assert _build(game, out) == "built"
     digest = json.loads((out / ".deckpress-stat" / "mini.digest.json").read_text())
     stats = [os.stat(out / "mini" / e["path"]) for e in _files(out)]
-    assert digest["digest"] == statcache.stats_digest(os.stat(out / "mini" / "manifest.json"), stats)
+    kept = {"paths": digest["paths"], "brief": digest["brief"]}
+    assert digest["digest"] == statcache.stats_digest(os.stat(out / "mini" / "manifest.json"), stats, kept)
+    assert digest["digest"] != statcache.stats_digest(os.stat(out / "mini" / "manifest.json"), stats)  # the brief is covered
     assert digest["record"] == statcache.signature(os.stat(out / ".deckpress-stat" / "mini.json"))
     read = statcache.read
     reads: list[str] = []

@@ -20,7 +20,7 @@ from pathlib import Path
 from engine.findings import finding_summary
 from pipeline.build import manifest as manifests, statcache
 from pipeline.build.manifest import MANIFEST
-from pipeline.common.jsontext import top_level_items
+from pipeline.common.jsontext import items_sha256, items_texts_sha256, top_level_items
 
 #: The manifest's values a cached game's outcome shows (:func:`pipeline.build.report.cached_outcome`).
 BRIEF_KEYS = ("build_key", "unique_cards", "printed_cards", "provisional_cards", "forced", "placeholder_art_faces", "run", "release")
@@ -28,8 +28,13 @@ BRIEF_KEYS = ("build_key", "unique_cards", "printed_cards", "provisional_cards",
 
 def brief_of(manifest: dict) -> dict:
     """What an unchanged rebuild shows of a build without reading its manifest: the values of
-    :data:`BRIEF_KEYS` it has and ``summary``, its findings' :func:`engine.findings.finding_summary`."""
-    return {**{k: manifest[k] for k in BRIEF_KEYS if k in manifest}, "summary": finding_summary(manifest.get("findings", []))}
+    :data:`BRIEF_KEYS` it has, ``summary``, its findings' :func:`engine.findings.finding_summary`, and
+    ``findings_sha256``, the :func:`pipeline.common.jsontext.items_sha256` of its findings (what their
+    texts in manifest.json must hash to before a report copies them: :meth:`OpenManifest.finding_texts`).
+    ~0.04 s for 10,000 findings."""
+    findings = manifest.get("findings", [])
+    return {**{k: manifest[k] for k in BRIEF_KEYS if k in manifest}, "summary": finding_summary(findings),
+            "findings_sha256": items_sha256(findings)}
 
 
 class OpenManifest:
@@ -42,6 +47,8 @@ class OpenManifest:
         self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         self._closer = weakref.finalize(self, os.close, self._fd)
         self._bytes: bytes | None = None
+        #: What the findings' texts must hash to (the brief's ``findings_sha256``); None: never copied.
+        self.findings_sha256: str | None = None
 
     def stat(self) -> os.stat_result:
         """The file's stat (``os.fstat``)."""
@@ -69,16 +76,20 @@ class OpenManifest:
 
     def finding_texts(self) -> list[str] | None:
         """The findings' one-line JSON texts as the manifest holds them
-        (:func:`pipeline.common.jsontext.top_level_items`), None when its layout is not
-        :func:`~pipeline.common.jsontext.document_text`'s or it cannot be read."""
+        (:func:`pipeline.common.jsontext.top_level_items`) when they hash to :attr:`findings_sha256`:
+        exactly the texts ``document_text`` writes for the findings the brief was made from. None
+        otherwise (another layout, an edit, no hash to check, the file no longer reads)."""
+        if self.findings_sha256 is None:
+            return None
         try:
-            return top_level_items(self._read_bytes(), "findings")
+            texts = top_level_items(self._read_bytes(), "findings")
         except OSError:
             return None
+        return texts if texts is not None and items_texts_sha256(texts) == self.findings_sha256 else None
 
     def findings(self) -> list[dict]:
         """The manifest's findings, in its ``to_dict()`` form: parsed from their own texts (a third
-        of the manifest at 10,000 cards), or from the whole manifest in another layout. Raises
+        of the manifest at 10,000 cards) when they check (:meth:`finding_texts`), else from the whole manifest. Raises
         OSError when it no longer reads (it read when it was checked: an I/O error), naming the problem."""
         texts = self.finding_texts()
         if texts is not None:
@@ -121,6 +132,7 @@ def is_current(folder: Path, key: str, verify: bool = False) -> dict | None:
         except (OSError, TypeError):
             held = False  # a listed file is gone (or a path is not text): the full check says what
         if held:
+            opened.findings_sha256 = brief.get("findings_sha256") if isinstance(brief.get("findings_sha256"), str) else None
             return {**brief, "paths": digest["paths"], "findings": opened.findings, "finding_texts": opened.finding_texts}
     manifest = opened.read()
     if not manifest or manifest.get("build_key") != key:

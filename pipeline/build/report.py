@@ -197,7 +197,7 @@ def write_report(out_dir: Path, outcomes: list[GameOutcome]) -> None:
 
     The previous report is read only when something of it could be kept: another game's folder is
     in ``out_dir``, or it may be this very report (:mod:`pipeline.build.reportstamp`); when the
-    stamp says it is, it is not read at all."""
+    stamp says it is, it is not parsed (a racy stamp reads its bytes to hash them)."""
     entries = {o.game_id: (o.game_id, o.status, _folder(o, out_dir)) for o in outcomes}  # the last of a game id, as report_dict
     key = reportstamp.inputs_key(out_dir, list(entries.values()))
     if reportstamp.holds(out_dir, key, list(entries)):

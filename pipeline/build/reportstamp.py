@@ -60,9 +60,12 @@ def _read(out_dir: Path) -> dict:
 
 
 def holds(out_dir: Path, key: str | None, games: list[str]) -> bool:
-    """Whether report.json is, unchanged and not racy, the report made from inputs ``key``
-    (:func:`inputs_key`; None never holds) holding exactly the games ``games``: a report that also
-    lists another game is merged again, since that game's entry goes when its folder does."""
+    """Whether report.json is, unchanged, the report made from inputs ``key`` (:func:`inputs_key`;
+    None never holds) holding exactly the games ``games``: a report that also lists another game is
+    merged again, since that game's entry goes when its folder does. Unchanged means its stat is as
+    stamped, and for a racy stamp (the report changed within RACY_NS of it) also that its bytes have
+    the sha256 stamped: those are then read and hashed, and the stamp taken again (:func:`record`),
+    so the next build trusts the stat alone."""
     if key is None:
         return False
     stamp = _read(out_dir)

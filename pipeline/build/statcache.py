@@ -24,7 +24,8 @@ reading the per-file record (4.8 MB of JSON for a 10,000-card game, ~30 ms to pa
 difference sends it to the per-file record, which finds the files to hash. The digest also keeps the
 manifest's file paths, in order, and its brief (:func:`pipeline.build.current.brief_of`: build key,
 counts, findings' summary): while the digest holds, manifest.json is the file they were taken from,
-so an unchanged rebuild need not read it (10.5 MB of JSON for 10,000 cards, ~0.1 s).
+so an unchanged rebuild need not read it (10.5 MB of JSON for 10,000 cards, ~0.1 s). The digest's
+sha256 covers those paths and that brief too, so an edited digest no longer holds.
 
 The cache is an optimisation only: an absent, unreadable or stale cache means hashing, never
 a wrong answer. It is written under the output folder's lock, one file per game, atomically.
@@ -62,14 +63,21 @@ def digest_path(folder: str) -> str:
     return cache_path(folder)[: -len(".json")] + ".digest.json"
 
 
-def stats_digest(manifest_stat: os.stat_result, stats: list[os.stat_result]) -> str:
-    """Hex sha256 over the :func:`signature` of manifest.json and of each listed file, in the given order."""
+def stats_digest(manifest_stat: os.stat_result, stats: list[os.stat_result], kept: dict | None = None) -> str:
+    """Hex sha256 over the :func:`signature` of manifest.json and of each listed file, in the given
+    order, and over what the digest keeps of the manifest (``kept``: its ``paths`` and ``brief``), so
+    a digest edited by hand no longer holds."""
     every = [manifest_stat, *stats]
     try:  # packed as 64-bit integers: a quarter of the time of hashing their repr (~10 ms for 30,000 files)
         packed = array("q", [n for st in every for n in (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)]).tobytes()
     except OverflowError:  # an inode or device number past 2**63 (some network file systems)
         packed = repr([signature(st) for st in every]).encode()
-    return hashlib.sha256(packed).hexdigest()
+    digest = hashlib.sha256(packed)
+    if kept:
+        paths = kept.get("paths")
+        digest.update(b"\0paths\0" + ("\0".join(paths) if isinstance(paths, list) and all(type(p) is str for p in paths) else repr(paths)).encode("utf-8", "surrogatepass"))
+        digest.update(b"\0brief\0" + json.dumps(kept.get("brief"), sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def read_digest(folder: str) -> dict | None:
@@ -90,7 +98,8 @@ def digest_holds(folder: str, manifest_stat: os.stat_result, stats: list[os.stat
     for exactly these stats (manifest.json's, then each listed file's in manifest order) and for the
     per-file record as it is now; False when it was not, or when there is no digest (or it does not read)."""
     data = data if data is not None else read_digest(folder)
-    return data is not None and data.get("digest") == stats_digest(manifest_stat, stats)
+    kept = {"paths": data.get("paths"), "brief": data.get("brief")} if data is not None and "brief" in data else None
+    return data is not None and data.get("digest") == stats_digest(manifest_stat, stats, kept)
 
 
 def read(folder: str) -> dict[str, list]:
@@ -138,9 +147,8 @@ def write(folder: str, entries: list[dict], stats: dict[str, os.stat_result] | N
     except OSError:
         return
     if max(manifest_stat.st_mtime_ns, manifest_stat.st_ctime_ns) < now - RACY_NS:
-        digest = {"record": signature(record_stat), "digest": stats_digest(manifest_stat, taken)}
-        if brief is not None:
-            digest.update(paths=[entry["path"] for entry in entries], brief=brief)
+        kept = {"paths": [entry["path"] for entry in entries], "brief": brief} if brief is not None else None
+        digest = {"record": signature(record_stat), "digest": stats_digest(manifest_stat, taken, kept), **(kept or {})}
         replace_text(digest_path(folder), json.dumps(digest, separators=(",", ":")))
 
 

@@ -10,6 +10,7 @@ data (``json.loads`` gives back an equal object), a file that diffs and greps a 
 
 from __future__ import annotations
 
+import hashlib
 import json
 from json import encoder as _encoder
 from typing import Callable
@@ -26,6 +27,17 @@ def _one_line(value: object) -> str:
     if _C_ENCODE is None:
         return _ENCODER.encode(value)
     return "".join(_C_ENCODE(value, 0))
+
+
+def items_sha256(items: list) -> str:
+    """Hex sha256 over the texts :func:`document_text` writes for the items of a list, one a line:
+    what :func:`items_texts_sha256` gives for :func:`top_level_items` of that text."""
+    return items_texts_sha256([_one_line(item) for item in items])
+
+
+def items_texts_sha256(texts: list[str]) -> str:
+    """Hex sha256 over items' one-line texts, each followed by a newline (UTF-8)."""
+    return hashlib.sha256("".join(text + "\n" for text in texts).encode("utf-8")).hexdigest()
 
 
 class ItemTexts:
@@ -53,28 +65,30 @@ class ItemTexts:
 
 def top_level_items(text: bytes, key: str) -> list[str] | None:
     """The items' texts of the list under ``key`` of the top-level object of a :func:`document_text`
-    ``text`` (UTF-8 bytes), each as :func:`_one_line` wrote it; ``[]`` for an empty list; None when
-    ``text`` has no such list in that layout (another writer's text: parse it instead).
+    ``text`` (UTF-8 bytes), each as its line holds it; ``[]`` for an empty list; None when ``text``
+    has no such list in that layout, or the key twice (another writer's text: parse it instead).
 
-    Exact because the layout is: a top-level key starts its line after two spaces and a list's
-    items follow one a line after four, ending ``\n  ]``; an item's text holds no line break (JSON
-    escapes it in a string). Raises nothing; undecodable UTF-8 gives None."""
+    Found by the layout: a top-level key starts its line after two spaces and a list's items follow
+    one a line after four, ending ``\n  ]``; an item's text holds no line break (JSON escapes it in a
+    string). A text edited by hand in the same layout passes: a caller that copies the items' texts
+    checks them against what it recorded (:func:`items_texts_sha256`, as
+    :class:`pipeline.build.current.OpenManifest` does). Raises nothing; undecodable UTF-8 gives None."""
     head = b'\n  ' + _one_line(key).encode() + b': ['
     start = text.find(head)
     if start < 0:
         return None
     body = start + len(head)
     if text.startswith(b"]", body):
-        return []
+        return [] if text.find(head, body) < 0 else None
     end = text.find(b"\n  ]", body)
-    if not text.startswith(b"\n    ", body) or end < 0:
+    if not text.startswith(b"\n    ", body) or end < 0 or text.find(head, end) >= 0:
         return None
     try:
         lines = text[body + 1:end].decode("utf-8").split("\n")
     except UnicodeDecodeError:
         return None
     items = [line[4:-1] for line in lines[:-1]] + [lines[-1][4:]]
-    if not all(line.startswith("    ") for line in lines) or not all(line.endswith(",") for line in lines[:-1]):
+    if not all(line.startswith("    ") and line[4:5] not in ("", " ") for line in lines) or not all(line.endswith(",") for line in lines[:-1]):
         return None
     return items
 
