@@ -9,9 +9,11 @@ manifest it was taken from: an edited manifest.json is read again.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
+import time
 from contextlib import redirect_stdout
 from pathlib import Path
 
@@ -244,3 +246,38 @@ def test_a_reformatted_manifest_line_is_not_copied_into_the_report(game_copy, tm
     (out / "report.json").unlink()
     assert _build(game, out, verify=True).status == "cached"
     assert fast == (out / "report.json").read_bytes() and b'"message":"' not in fast
+
+
+def test_a_manifest_as_new_as_its_record_gets_a_digest_checked_by_its_bytes(game_copy, tmp_path, monkeypatch):
+    """The cold build's manifest is written moments before the stat cache (racy: its stat could equal a
+    same-tick edit's), so its digest carries the sha256 of the manifest's bytes: the next rebuild reads
+    and hashes them (not parses) and then drops that sha256. Control: bytes changed behind a stat that
+    cannot tell (OpenManifest.stat faked to the recorded one) send the check to the manifest."""
+    calls: list[str] = []
+    real = current.OpenManifest.read
+    monkeypatch.setattr(current.OpenManifest, "read", lambda self: (calls.append("read"), real(self))[1])
+    game, out = game_copy("mini"), tmp_path / "out"
+    assert _build(game, out).status == "built"
+    path, manifest = out / ".deckpress-stat" / "mini.digest.json", out / "mini" / "manifest.json"
+    # The cold build's tail as it is on a fast disk: the files older than RACY_NS, manifest.json not.
+    data = json.loads(manifest.read_text())
+    time.sleep(0.15)
+    os.utime(manifest)
+    statcache.write(str(out / "mini"), data["files"], brief=current.brief_of(data),
+                    manifest_sha256=hashlib.sha256(manifest.read_bytes()).hexdigest())
+    digest = json.loads(path.read_text())
+    monkeypatch.setattr(statcache, "RACY_NS", 10**12)  # the rebuild below is as new as the record
+    assert digest["manifest_sha256"] == hashlib.sha256(manifest.read_bytes()).hexdigest()
+    assert _build(game, out).status == "cached" and calls == []  # the bytes checked, not parsed
+    assert "manifest_sha256" in json.loads(path.read_text())  # still as new as the record: kept
+    monkeypatch.setattr(statcache, "RACY_NS", 0)
+    assert _build(game, out).status == "cached" and calls == []
+    assert "manifest_sha256" not in json.loads(path.read_text())  # settled: the stat alone from now on
+    # Control: a racy digest again, and the manifest's bytes changed while its stat seems the same.
+    path.write_text(json.dumps(digest))
+    recorded = os.stat(manifest)
+    manifest.write_bytes(manifest.read_bytes().replace(b'"release": false', b'"release": true '))
+    monkeypatch.setattr(current.OpenManifest, "stat", lambda self: recorded)
+    monkeypatch.setattr(statcache, "RACY_NS", 10**12)
+    outcome = _build(game, out)
+    assert calls == ["read"] and outcome.release is True  # the manifest as it now is, not the brief

@@ -12,6 +12,7 @@ entry changes), through the file opened for the check (:class:`OpenManifest`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import weakref
@@ -49,12 +50,14 @@ class OpenManifest:
         self._bytes: bytes | None = None
         #: What the findings' texts must hash to (the brief's ``findings_sha256``); None: never copied.
         self.findings_sha256: str | None = None
+        #: The hex sha256 of the bytes :meth:`read` parsed (None before).
+        self.sha256: str | None = None
 
     def stat(self) -> os.stat_result:
         """The file's stat (``os.fstat``)."""
         return os.fstat(self._fd)
 
-    def _read_bytes(self) -> bytes:
+    def read_bytes(self) -> bytes:
         """The file's bytes, read once (the file is then closed). Raises OSError."""
         if self._bytes is None:
             try:
@@ -66,9 +69,12 @@ class OpenManifest:
         return self._bytes
 
     def read(self) -> dict | None:
-        """The manifest (once; the file is then closed), None when it is not a JSON object or cannot be read."""
+        """The manifest (once; the file is then closed), None when it is not a JSON object or cannot be
+        read; :attr:`sha256` is then its bytes' hex sha256."""
         try:
-            data = json.loads(self._read_bytes())
+            raw = self.read_bytes()
+            self.sha256 = hashlib.sha256(raw).hexdigest()
+            data = json.loads(raw)
         except (OSError, ValueError):
             data = None
         self._bytes = None  # parsed: the bytes are not needed again
@@ -82,7 +88,7 @@ class OpenManifest:
         if self.findings_sha256 is None:
             return None
         try:
-            texts = top_level_items(self._read_bytes(), "findings")
+            texts = top_level_items(self.read_bytes(), "findings")
         except OSError:
             return None
         return texts if texts is not None and items_texts_sha256(texts) == self.findings_sha256 else None
@@ -131,6 +137,14 @@ def is_current(folder: Path, key: str, verify: bool = False) -> dict | None:
             held = statcache.digest_holds(str(folder), manifest_stat, [os.stat(prefix + p) for p in digest["paths"]], digest)
         except (OSError, TypeError):
             held = False  # a listed file is gone (or a path is not text): the full check says what
+        racy = digest.get("manifest_sha256")
+        if held and racy is not None:  # recorded as new as the build: its bytes decide, not its stat
+            try:
+                held = isinstance(racy, str) and hashlib.sha256(opened.read_bytes()).hexdigest() == racy
+            except OSError:
+                held = False
+            if held:
+                statcache.settle_digest(str(folder), digest, manifest_stat)
         if held:
             opened.findings_sha256 = brief.get("findings_sha256") if isinstance(brief.get("findings_sha256"), str) else None
             return {**brief, "paths": digest["paths"], "findings": opened.findings, "finding_texts": opened.finding_texts}
@@ -157,5 +171,5 @@ def is_current(folder: Path, key: str, verify: bool = False) -> dict | None:
         if not same:
             statcache.drop(str(folder))
             return None
-    statcache.write(str(folder), entries, dict(zip((e["path"] for e in entries), stats)), brief_of(manifest))  # and its digest
+    statcache.write(str(folder), entries, dict(zip((e["path"] for e in entries), stats)), brief_of(manifest), opened.sha256)  # and its digest
     return manifest

@@ -256,8 +256,8 @@ def volume_entries(folder: Path) -> list[dict]:
 
 
 def write_manifest(job: Job, key: str, deck_counts: dict[str, int], card_keys: dict[str, str] | None = None,
-                   verified: dict[str, tuple[int, str]] | None = None) -> dict:
-    """Write ``manifest.json`` into the job's staging folder and return it.
+                   verified: dict[str, tuple[int, str]] | None = None) -> tuple[dict, str]:
+    """Write ``manifest.json`` into the job's staging folder; return it and the hex sha256 of its bytes.
 
     ``card_keys`` gives the per-card files their card key (``{path: sha256 hex}``,
     :mod:`pipeline.build.cardkeys`), written beside their size and sha256 as ``card_key``;
@@ -295,6 +295,7 @@ def write_manifest(job: Job, key: str, deck_counts: dict[str, int], card_keys: d
         "volumes": volume_entries(job.staging),
         "files": [{**e, "card_key": card_keys[e["path"]]} if e["path"] in (card_keys or {}) else e for e in file_entries(job.staging, verified)],
     }
+    text = document_text(manifest)
     with staging_writes():  # the manifest belongs to the staging folder like every stage's file
-        write_text(job.staging / MANIFEST, document_text(manifest))
-    return manifest
+        write_text(job.staging / MANIFEST, text)
+    return manifest, hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -111,10 +111,10 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
             card_keys, per_card, verified = collect(staging)
             if settings.only:  # the per-card files of the stages not run keep their keys
                 card_keys.update(carried_keys(final, staging, {FOLDERS[n] for n in running if n in FOLDERS}))
-            manifest = write_manifest(job, key, deck_counts, card_keys, verified)
+            manifest, manifest_sha = write_manifest(job, key, deck_counts, card_keys, verified)
             os.sync()  # one flush of the whole staging folder before it replaces the previous build
             dropped = commit(staging, final)
-            statcache.write(str(final), manifest["files"], brief=brief_of(manifest))  # the next unchanged rebuild stats these, reads no manifest
+            statcache.write(str(final), manifest["files"], brief=brief_of(manifest), manifest_sha256=manifest_sha)  # the next unchanged rebuild reads no manifest
         return GameOutcome(game_dir, game_id, "built", sorted(job.findings, key=sort_key), [e["path"] for e in manifest["files"]],
                            forced=manifest["forced"], per_card=per_card, dropped=dropped, **deck_counts)
     finally:

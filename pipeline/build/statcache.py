@@ -25,7 +25,10 @@ difference sends it to the per-file record, which finds the files to hash. The d
 manifest's file paths, in order, and its brief (:func:`pipeline.build.current.brief_of`: build key,
 counts, findings' summary): while the digest holds, manifest.json is the file they were taken from,
 so an unchanged rebuild need not read it (10.5 MB of JSON for 10,000 cards, ~0.1 s). The digest's
-sha256 covers those paths and that brief too, so an edited digest no longer holds.
+sha256 covers those paths and that brief too, so an edited digest no longer holds. A manifest.json
+written within :data:`RACY_NS` of the record (a small game's cold build: its tail takes less) gets a
+digest that also keeps the sha256 of its bytes; the next rebuild hashes them (not parses them) and
+writes the digest again without it (:func:`settle_digest`).
 
 The cache is an optimisation only: an absent, unreadable or stale cache means hashing, never
 a wrong answer. It is written under the output folder's lock, one file per game, atomically.
@@ -112,13 +115,17 @@ def read(folder: str) -> dict[str, list]:
     return data if isinstance(data, dict) else {}
 
 
-def write(folder: str, entries: list[dict], stats: dict[str, os.stat_result] | None = None, brief: dict | None = None) -> None:
+def write(folder: str, entries: list[dict], stats: dict[str, os.stat_result] | None = None, brief: dict | None = None,
+          manifest_sha256: str | None = None) -> None:
     """Record the stat of every manifest entry (``{"path", "sha256", ...}``) of ``folder`` whose
     file is there with the entry's size; a file changed in the last :data:`RACY_NS` is left out.
     ``stats`` gives the stat already taken of some entries (by relative path; the rest are stat'ed
     here): :func:`pipeline.build.current.is_current` has just stat'ed every file. When every entry
     and manifest.json itself are recorded, the stat digest is written too (module docs), with the
     entries' paths and ``brief`` (JSON-ready) when given: both must come from that manifest.json.
+    A manifest.json changed within :data:`RACY_NS` gets a digest only with ``manifest_sha256``, the
+    sha256 of the bytes the brief was made from: the next rebuild then checks its bytes, not its stat
+    alone (:func:`pipeline.build.current.is_current`), as a racy git index entry is checked.
 
     Best effort: a cache that cannot be written is skipped (the next build hashes instead).
     """
@@ -146,10 +153,20 @@ def write(folder: str, entries: list[dict], stats: dict[str, os.stat_result] | N
         record_stat = os.stat(path)
     except OSError:
         return
-    if max(manifest_stat.st_mtime_ns, manifest_stat.st_ctime_ns) < now - RACY_NS:
+    racy = max(manifest_stat.st_mtime_ns, manifest_stat.st_ctime_ns) >= now - RACY_NS
+    if not racy or (manifest_sha256 is not None and brief is not None):
         kept = {"paths": [entry["path"] for entry in entries], "brief": brief} if brief is not None else None
         digest = {"record": signature(record_stat), "digest": stats_digest(manifest_stat, taken, kept), **(kept or {})}
+        if racy:
+            digest["manifest_sha256"] = manifest_sha256  # outside the digest's sha: dropped once checked (settle_digest)
         replace_text(digest_path(folder), json.dumps(digest, separators=(",", ":")))
+
+
+def settle_digest(folder: str, data: dict, manifest_stat: os.stat_result) -> None:
+    """Write the digest ``data`` again without its ``manifest_sha256`` once manifest.json is older than
+    :data:`RACY_NS` and its bytes have been checked against it: the next rebuild trusts the stat alone."""
+    if "manifest_sha256" in data and max(manifest_stat.st_mtime_ns, manifest_stat.st_ctime_ns) < time.time_ns() - RACY_NS:
+        replace_text(digest_path(folder), json.dumps({k: v for k, v in data.items() if k != "manifest_sha256"}, separators=(",", ":")))
 
 
 def replace_text(path: str, text: str) -> bool:
