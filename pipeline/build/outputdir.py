@@ -15,7 +15,10 @@ import os
 import re
 import shutil
 import tempfile
+import threading
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from pipeline.common.files import OutputError
 from pipeline.common.ownership import (LOCK_NAME, MANIFEST, STAGING_MARK, ForeignOutput, check_overwrite, read_build_manifest, refuse_card_data,
@@ -50,6 +53,20 @@ def make_staging(out_dir: Path, game_id: str) -> Path:
     staging.mkdir(parents=True)
     (staging / STAGING_MARK).write_bytes(b"")
     return staging
+
+
+@contextmanager
+def syncing() -> Iterator[None]:
+    """Run ``os.sync`` in a thread while the block runs, and wait for it when the block ends (also on
+    an error). The build's tail makes its manifest meanwhile: the flush of the stages' files, which
+    waits on the disk (0.43-0.49 s at 10,000 cards, docs/speed.md), then costs no wall time. What the
+    block writes is not covered: the caller syncs once more after it (the manifest, ~5 ms)."""
+    flushing = threading.Thread(target=os.sync, name="deckpress-sync", daemon=True)
+    flushing.start()
+    try:
+        yield
+    finally:
+        flushing.join()
 
 
 def commit(staging: Path, final: Path) -> list[str]:

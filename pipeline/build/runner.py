@@ -35,7 +35,7 @@ from engine.gcpause import collector_paused
 from pipeline.build import statcache, yamlfacts
 from pipeline.build.current import brief_of, is_current
 from pipeline.build.manifest import build_key, game_id_of, read_manifest, standing_files, versions, write_manifest
-from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable, recover, refuse_undecodable
+from pipeline.build.outputdir import OutputLock, check_targets, commit, make_staging, probe_writable, recover, refuse_undecodable, syncing
 from pipeline.build.report import GameOutcome, cached_outcome, failed_outcome, write_report
 from pipeline.build.settings import BuildSettings
 from pipeline.build.stages import stages_to_run
@@ -108,11 +108,12 @@ def build_game(game_dir: str, settings: BuildSettings, progress: Progress | None
         # The serial tail makes ~100,000 short-lived objects (one core idles): the collector's
         # walks over them were 0.46 of its 2.0 s at 10,000 cards (docs/speed.md).
         with collector_paused():
-            card_keys, per_card, verified = collect(staging)
-            if settings.only:  # the per-card files of the stages not run keep their keys
-                card_keys.update(carried_keys(final, staging, {FOLDERS[n] for n in running if n in FOLDERS}))
-            manifest, manifest_sha = write_manifest(job, key, deck_counts, card_keys, verified)
-            os.sync()  # one flush of the whole staging folder before it replaces the previous build
+            with syncing():  # the stages' files flush to disk while the manifest is made
+                card_keys, per_card, verified = collect(staging)
+                if settings.only:  # the per-card files of the stages not run keep their keys
+                    card_keys.update(carried_keys(final, staging, {FOLDERS[n] for n in running if n in FOLDERS}))
+                manifest, manifest_sha = write_manifest(job, key, deck_counts, card_keys, verified)
+            os.sync()  # and the manifest: the whole staging folder is on disk before it replaces the previous build
             dropped = commit(staging, final)
             statcache.write(str(final), manifest["files"], brief=brief_of(manifest), manifest_sha256=manifest_sha)  # the next unchanged rebuild reads no manifest
         return GameOutcome(game_dir, game_id, "built", sorted(job.findings, key=sort_key), [e["path"] for e in manifest["files"]],
