@@ -222,6 +222,29 @@ COLD_RUNS = 3
 TEN_K_S, PEAK_MIB, FLAT = 30.0, 200.0, 0.20
 
 
+def shipped_report(tmp_path: Path, no_proofs: str, report) -> int:
+    """Print the shipped games' cold (median of COLD_RUNS), unchanged and with-proofs lines; returns failed builds.
+
+    ``report(label, args, target_s)`` measures one build and prints its line (``main``'s closure).
+    """
+    # Each shipped cold figure is the median of COLD_RUNS builds, alternated with and without proofs,
+    # each into a folder of its own (no output is deleted before the bench ends, module docs): one
+    # such build scatters by up to 25 % on this 2-core machine (docs/speed.md, "Nineteenth round").
+    runs: dict[str, list[tuple]] = {"no proofs": [], "proofs": []}
+    for i in range(COLD_RUNS):
+        runs["no proofs"].append(measure(["build", "--out", str(tmp_path / f"out-shipped-{i}"), "--quiet", "--only", no_proofs]))
+        runs["proofs"].append(measure(["build", "--out", str(tmp_path / f"out-shipped-proofs-{i}"), "--quiet"]))
+    failed = sum(f[3] != 0 for kind in runs.values() for f in kind)
+    print(row("shipped games, cold, no proofs", median_run(runs["no proofs"]), SHIPPED_COLD_S), flush=True)
+    print(f"{'':<38} median of {COLD_RUNS}: {', '.join(f'{f[0]:.2f}' for f in runs['no proofs'])} s", flush=True)
+    out = tmp_path / "out-shipped-0"
+    report("shipped games, unchanged", ["build", "--out", str(out), "--quiet", "--only", no_proofs], UNCHANGED_S)
+    report("shipped games, unchanged again", ["build", "--out", str(out), "--quiet", "--only", no_proofs], UNCHANGED_S)
+    print(row("shipped games + proofs, cold", median_run(runs["proofs"]), SHIPPED_PROOFS_S), flush=True)
+    print(f"{'':<38} median of {COLD_RUNS}: {', '.join(f'{f[0]:.2f}' for f in runs['proofs'])} s", flush=True)
+    return failed
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print every figure against its target; returns 1 if a build failed, else 0."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -254,21 +277,7 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="deckpress-bench-") as tmp:
         tmp_path = Path(tmp)
-        # Each shipped cold figure is the median of COLD_RUNS builds, alternated with and without proofs,
-        # each into a folder of its own (no output is deleted before the bench ends, module docs): one
-        # such build scatters by up to 25 % on this 2-core machine (docs/speed.md, "Nineteenth round").
-        runs: dict[str, list[tuple]] = {"no proofs": [], "proofs": []}
-        for i in range(COLD_RUNS):
-            runs["no proofs"].append(measure(["build", "--out", str(tmp_path / f"out-shipped-{i}"), "--quiet", "--only", no_proofs]))
-            runs["proofs"].append(measure(["build", "--out", str(tmp_path / f"out-shipped-proofs-{i}"), "--quiet"]))
-        failed += sum(f[3] != 0 for kind in runs.values() for f in kind)
-        print(row("shipped games, cold, no proofs", median_run(runs["no proofs"]), SHIPPED_COLD_S), flush=True)
-        print(f"{'':<38} median of {COLD_RUNS}: {', '.join(f'{f[0]:.2f}' for f in runs['no proofs'])} s", flush=True)
-        out = tmp_path / "out-shipped-0"
-        report("shipped games, unchanged", ["build", "--out", str(out), "--quiet", "--only", no_proofs], UNCHANGED_S)
-        report("shipped games, unchanged again", ["build", "--out", str(out), "--quiet", "--only", no_proofs], UNCHANGED_S)
-        print(row("shipped games + proofs, cold", median_run(runs["proofs"]), SHIPPED_PROOFS_S), flush=True)
-        print(f"{'':<38} median of {COLD_RUNS}: {', '.join(f'{f[0]:.2f}' for f in runs['proofs'])} s", flush=True)
+        failed += shipped_report(tmp_path, no_proofs, report)
         print(print_floor(tmp_path), flush=True)
         for label, game, edit in (("one-card edit, Enchant (57 cards)", ROOT / "carddata" / "enchant", ('name: "Hatchling"', 'name: "Hatchlings"')),
                                   ("one-card edit, synthetic 300 cards", synthetic_game(tmp_path / "edit-source" / "synthetic-300", 300),
