@@ -75,9 +75,24 @@ def test_early_chains_run_while_this_process_works_and_findings_come_in_table_or
     # The early chain runs before finish() is called: this process waits for its file.
     assert _wait_for(tmp_path / "dice-ran")
     assert int((tmp_path / "dice-ran").read_text()) != os.getpid()
-    job.printed, job.note = "the fronts", "a note set after the fork"  # only the print product travels
+    job.printed, job.note = "the fronts", "a note set after the fork"  # only the print product travels to a worker
     found = pool.finish(job)
-    assert [f.message.split(" in pid")[0] for f in found] == ["qr saw the job printed the fronts", "dice saw the job printed None"]
+    # qr, the one chain left after the print stage, runs in this process (which would only wait), on the job as it is
+    assert [f.message for f in found] == [f"qr saw a note set after the fork printed the fronts in pid {os.getpid()}",
+                                          f"dice saw the job printed None in pid {(tmp_path / 'dice-ran').read_text()}"]
+
+
+def test_the_cheapest_chain_left_after_print_runs_here_the_others_on_workers(tmp_path, monkeypatch):
+    """Costs from pipeline.build.schedule.STAGE_COST: faces 6.0, archive 2.5, qr 1.7 ms a card."""
+    monkeypatch.setattr(workers, "STAGES", tuple((name, lambda job, name=name: _finding(name, job)) for name in ("qr", "archive", "faces")))
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    pool = workers.ChainPool([["qr"], ["archive"], ["faces"]])
+    job = _Job(tmp_path, "the job", printed="the fronts")
+    found = pool.finish(job)
+    pids = [int(f.message.rsplit(" ", 1)[1]) for f in found]
+    assert [f.message.split(" saw")[0] for f in found] == ["qr", "archive", "faces"]  # table order
+    assert pids[0] == os.getpid() and os.getpid() not in pids[1:]
+    assert job.findings == [] and job.prepared == {}  # the chain ran on a copy: the game's job is as it was
 
 
 def test_one_core_runs_every_chain_here_after_print(tmp_path, monkeypatch):

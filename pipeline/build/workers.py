@@ -120,6 +120,14 @@ def _job_now(since: tuple) -> Job:
     return dataclasses.replace(_FORKED_JOB, printed=printed, findings=findings, prepared={})
 
 
+def _own_job(job: Job) -> Job:
+    """A chain's job in the game process itself: ``job`` with its findings so far and nothing prepared,
+    a copy as a worker's (:func:`_job_now`), so the chain's products stay off the game's job as theirs do."""
+    import dataclasses
+
+    return dataclasses.replace(job, findings=list(job.findings), prepared={})
+
+
 def _run_forked_chain(since: tuple, chain: list[str]) -> list[Finding]:
     return _run_chain(_job_now(since), chain)
 
@@ -155,7 +163,8 @@ class ChainPool:
     then wait for the print stage's product, and, in one more worker one after another, the
     chains that need nothing of the print stage (dice, emboss, boxes:
     :func:`pipeline.build.stages.needs_print`). :meth:`finish` hands the print product to the
-    waiting chains and starts the rest (longest first, :mod:`pipeline.build.schedule`). So the
+    waiting chains and starts the rest (longest first, :mod:`pipeline.build.schedule`), running the
+    cheapest of them in the game's process, which would otherwise only wait for the others. So the
     second core no longer idles through the print stage of a one-game build. Each task gets its
     own job: the one the workers inherited when they forked, with the print product and findings
     as they are when it starts (:func:`_job_now`); findings come back in table order. With
@@ -202,7 +211,7 @@ class ChainPool:
 
     def finish(self, job: Job) -> list[Finding]:
         """Hand ``job.printed`` to the waiting chains, start every chain not started yet (with
-        ``job`` as it is now) and return every chain's findings in table order; an exception in a
+        ``job`` as it is now; the cheapest in this process, on a copy of ``job``) and return every chain's findings in table order; an exception in a
         chain is raised here (the workers are ended)."""
         if self.workers <= 1:
             return [f for chain in self.chains for f in _run_chain(job, chain)]
@@ -210,10 +219,17 @@ class ChainPool:
             for _ in self._waiting:
                 _HANDOFF.put(job.printed)
             started = set(self._early[0] if self._early else ()) | set(self._futures)
-            for i in longest_first(self.chains):
-                if i not in started:
-                    self._futures[i] = self._submit(job, _run_forked_chain, _since_fork(job), self.chains[i])
-            found: dict[int, list[Finding]] = dict(zip(self._early[0], self._early[1].result())) if self._early else {}
+            rest = [i for i in longest_first(self.chains) if i not in started]
+            # The cheapest chain runs here: this process would only wait for the pool (at 10,000 cards one
+            # core idled 3.5 s while the last worker ran the QR check, docs/speed.md "Twentieth round").
+            own = rest.pop() if rest else None
+            for i in rest:
+                self._futures[i] = self._submit(job, _run_forked_chain, _since_fork(job), self.chains[i])
+            found: dict[int, list[Finding]] = {}
+            if own is not None:
+                found[own] = _run_chain(_own_job(job), self.chains[own])
+            if self._early:
+                found.update(zip(self._early[0], self._early[1].result()))
             found.update((i, future.result()) for i, future in self._futures.items())
         except BaseException:
             self.abandon()
