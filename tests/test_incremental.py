@@ -199,7 +199,8 @@ def test_a_changed_file_in_the_previous_output_is_rendered_again(game_copy, tmp_
     assert json.loads((tmp_path / "out" / "report.json").read_text(encoding="utf-8"))["games"]["mini"]["per_card_summary"] == said
     from pipeline.cli.plain import summary_line
 
-    assert summary_line(outcome).endswith("; " + said)
+    # and that the files holding every card were rendered again (no page-level reuse in them)
+    assert summary_line(outcome).endswith("; " + said + "; the whole-deck files of the stages run (print PDFs, sheets, UV plates, BRF/PEF, archive index) rendered again")
 
 
 # --- A card edit keeps the dice stage's files whole (pipeline.build.kept_stages) ---------------------

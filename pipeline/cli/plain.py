@@ -121,6 +121,8 @@ def summary_line(o) -> str:
         from pipeline.build.report import per_card_summary
 
         line += "; " + per_card_summary(o.per_card)
+        if o.status == "built":  # each of these holds every card's page: none is kept page by page (docs/speed.md)
+            line += "; the whole-deck files of the stages run (print PDFs, sheets, UV plates, BRF/PEF, archive index) rendered again"
     dropped = getattr(o, "dropped", None)
     if dropped:  # a stand-alone command's files went with the replaced folder: the designer asked for them
         shown = ", ".join(dropped[:3]) + (f" and {len(dropped) - 3} more" if len(dropped) > 3 else "")
