@@ -84,7 +84,13 @@ def test_early_chains_run_while_this_process_works_and_findings_come_in_table_or
 
 def test_the_cheapest_chain_left_after_print_runs_here_the_others_on_workers(tmp_path, monkeypatch):
     """Costs from pipeline.build.schedule.STAGE_COST: faces 6.0, archive 2.5, qr 1.7 ms a card."""
-    monkeypatch.setattr(workers, "STAGES", tuple((name, lambda job, name=name: _finding(name, job)) for name in ("qr", "archive", "faces")))
+    def stage(name):
+        def run(job):
+            job.prepared[name] = "made"  # as a real stage sets its product on the job it is given
+            return _finding(name, job)
+        return run
+
+    monkeypatch.setattr(workers, "STAGES", tuple((name, stage(name)) for name in ("qr", "archive", "faces")))
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     pool = workers.ChainPool([["qr"], ["archive"], ["faces"]])
     job = _Job(tmp_path, "the job", printed="the fronts")
