@@ -25,7 +25,7 @@ class Severity(str, Enum):
     info = "info"
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Location:
     """Where a finding points: a file, 1-based line and column, and the card id if any."""
 
@@ -96,11 +96,8 @@ def location_from_dict(data: dict, rename: Callable[[str], str] | None = None) -
     if data.keys() != _LOCATION_KEYS:
         data = {**data, "file": rename(data["file"])} if rename and data.get("file") else data
         return Location(**data)
-    loc = object.__new__(Location)
-    loc.__dict__.update(data)
-    if rename is not None and data["file"]:
-        loc.__dict__["file"] = rename(data["file"])
-    return loc
+    file = data["file"]
+    return Location(rename(file) if rename is not None and file else file, data["line"], data["column"], data["card"])
 
 
 def finding_from_dict(data: dict, rename: Callable[[str], str] | None = None) -> Finding:

@@ -26,7 +26,8 @@ from engine.gcpause import collector_paused
 from engine.model import Card, CardsFile, Deck, Game
 from engine.registry import declare
 from engine.validation import INVALID_VALUE, attach_locations, schema_findings
-from engine.yamlsource import Source, YamlProblem, load_yaml
+from engine.cardrows import card_id as _card_id, row_id as _row_id, validated_row as _validated_row
+from engine.yamlsource import RowHook, Source, YamlProblem, load_yaml
 
 from engine.paths import CARDS_FILE, GAME_FILE, display_path, find_games  # noqa: F401  (display_path, find_games re-exported)
 
@@ -90,8 +91,9 @@ class DataError(Exception):
         self.unreadable = unreadable
 
 
-def _read(path: Path) -> tuple[object, Source]:
-    """Read and parse one YAML file; raise DataError (unreadable) naming the path."""
+def _read(path: Path, rows: tuple[str, RowHook] | None = None) -> tuple[object, Source]:
+    """Read and parse one YAML file; raise DataError (unreadable) naming the path. ``rows``: as
+    :func:`engine.yamlsource.load_yaml`'s (the card rows, validated as they are read)."""
     shown = display_path(path)
     try:
         status = path.stat()
@@ -127,7 +129,7 @@ def _read(path: Path) -> tuple[object, Source]:
         )
         raise DataError([finding], unreadable=True)
     try:
-        return load_yaml(text, shown)
+        return load_yaml(text, shown, rows)
     except YamlProblem as exc:
         # A value problem (the YAML parsed, one value is impossible) is a DA003 like any (exit 1);
         # a duplicate key or a syntax error makes the file unreadable (DA001, exit 2). In file order.
@@ -200,7 +202,7 @@ def _read_game(folder: Path, seen: tuple[Path, ...] = (), own_cards: tuple[objec
     """
     folder = folder.resolve()
     game_data, game_src = _read(folder / GAME_FILE)
-    cards_data, cards_src = own_cards if own_cards is not None else _read(folder / CARDS_FILE)
+    cards_data, cards_src = own_cards if own_cards is not None else _read(folder / CARDS_FILE, ("cards", _validated_row))
     if not isinstance(game_data, dict):
         raise DataError([INVALID_VALUE.finding("game.yaml must be a mapping of keys to values", game_src.at, "start with 'id:' and 'title:'")], unreadable=False)
     extends = game_data.get("extends")
@@ -226,8 +228,8 @@ def _read_game(folder: Path, seen: tuple[Path, ...] = (), own_cards: tuple[objec
     for data, src, where, empty in base_cards:
         if isinstance(data, dict) and isinstance(data.get("cards"), list):
             rows = [(c, src.child("cards").child(i)) for i, c in enumerate(data["cards"])]
-            keep = [(c, s) for c, s in rows if not (isinstance(c, dict) and c.get("id") in pending)]
-            pending -= {c.get("id") for c, _ in rows if isinstance(c, dict)}
+            keep = [(c, s) for c, s in rows if _row_id(c) not in pending]
+            pending -= {_row_id(c) for c, _ in rows}
             new_src = Source(src.at, dict(src.keys), dict(src.items))
             new_src.items["cards"] = Source(src.child("cards").at, {}, {i: s for i, (_, s) in enumerate(keep)})
             kept.append(({**data, "cards": [c for c, _ in keep]}, new_src, where, empty))
@@ -317,11 +319,6 @@ def _load_game(folder: Path, cards: tuple[object, Source] | None) -> Deck:
         return Deck(game=game, cards=cards, folder=str(folder))
     base = load_game(folder / game.extends.game)  # the base game on its own: its backs, its box
     return Deck(game=game, cards=cards, folder=str(folder), base=base, own_card_ids=tuple(own))
-
-
-def _card_id(model: object) -> str | None:
-    """The id a card's locations name (:func:`engine.validation.attach_locations`), None for other models."""
-    return model.id if isinstance(model, Card) else None
 
 
 def _over_limits(cards: list[Card]) -> list[Finding]:

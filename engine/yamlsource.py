@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Callable, Mapping
 
 import yaml
 
@@ -26,6 +26,10 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _STR_TAG = "tag:yaml.org,2002:str"
 _PLAIN_TAGS = {f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null", "seq", "map", "timestamp")}
+
+
+#: A hook :func:`load_yaml` passes each row of a top-level list to: ``(value, source) -> (value, source)``.
+RowHook = Callable[[object, "Source"], tuple[object, "Source"]]
 
 
 class YamlProblem(Exception):
@@ -48,7 +52,7 @@ class YamlProblem(Exception):
         self.also: list[YamlProblem] = []
 
 
-@dataclass
+@dataclass(slots=True)
 class Source:
     """Locations of one YAML value and its children.
 
@@ -94,8 +98,13 @@ def _loc(path: str, mark: yaml.Mark | None) -> Location:
     return Location(path, mark.line + 1, mark.column + 1)
 
 
-def load_yaml(text: str, path: str) -> tuple[object, Source]:
+def load_yaml(text: str, path: str, rows: tuple[str, RowHook] | None = None) -> tuple[object, Source]:
     """Parse one YAML document safely; return ``(data, source_tree)``.
+
+    ``rows = (key, hook)``: each item of the sequence under the top-level mapping's ``key`` is
+    passed, as soon as it is read, to ``hook(value, source)``, whose ``(value, source)`` is kept in
+    its place (the loader validates a card there, so the raw rows of the whole file are never
+    held at once: issue 22). The hook must not raise; a whole read (below) does not call it.
 
     An empty document gives ``(None, Source)``. Raises :class:`YamlProblem` for a
     syntax error, a duplicate key, a merge key, or aliases expanding to more values
@@ -107,7 +116,7 @@ def load_yaml(text: str, path: str) -> tuple[object, Source]:
     so every error and its location are exactly what the whole read reports.
     """
     try:
-        streamed = _load_streaming(text, path)
+        streamed = _load_streaming(text, path, rows)
     except Exception:  # noqa: BLE001  any problem: the whole read raises it, located as ever
         streamed = None
     return streamed if streamed is not None else _load_whole(text, path)
@@ -166,7 +175,7 @@ class _Whole(Exception):
     """The streamed read met what it leaves to the whole read (an anchor, an alias, a problem)."""
 
 
-def _load_streaming(text: str, path: str) -> tuple[object, Source] | None:
+def _load_streaming(text: str, path: str, rows: tuple[str, RowHook] | None = None) -> tuple[object, Source] | None:
     """:func:`load_yaml` converting the loader's events as they come, with no node tree: None for
     a stream without a document; raises :class:`_Whole` or the parser's error where the document
     holds an anchor or an alias, a second document, or anything :func:`_load_whole` reports."""
@@ -176,7 +185,7 @@ def _load_streaming(text: str, path: str) -> tuple[object, Source] | None:
         if loader.check_event(yaml.StreamEndEvent):
             return None
         loader.get_event()  # the document's start
-        result = _stream_value(loader, path, [len(text) + ALIAS_ALLOWANCE], 0)
+        result = _stream_value(loader, path, [len(text) + ALIAS_ALLOWANCE], 0, rows)
         loader.get_event()  # the document's end
         if not loader.check_event(yaml.StreamEndEvent):
             raise _Whole("a second document")
@@ -185,7 +194,8 @@ def _load_streaming(text: str, path: str) -> tuple[object, Source] | None:
         loader.dispose()
 
 
-def _stream_value(loader: yaml.BaseLoader, path: str, budget: list[int], depth: int) -> tuple[object, Source]:
+def _stream_value(loader: yaml.BaseLoader, path: str, budget: list[int], depth: int, rows: tuple[str, RowHook] | None = None,
+                  hook: RowHook | None = None) -> tuple[object, Source]:
     """The next value of the event stream, as :func:`_convert` converts the node PyYAML's composer
     makes of it (the same tags: a plain scalar's resolved from its value and implicit flags, a
     collection's from its kind; the same checks, in the same order). The loaders deckpress uses
@@ -206,6 +216,8 @@ def _stream_value(loader: yaml.BaseLoader, path: str, budget: list[int], depth: 
         items = []
         while not loader.check_event(yaml.SequenceEndEvent):
             value, source = _stream_value(loader, path, budget, depth + 1)
+            if hook is not None:
+                value, source = hook(value, source)
             here.items[len(items)] = source
             items.append(value)
         loader.get_event()
@@ -219,7 +231,8 @@ def _stream_value(loader: yaml.BaseLoader, path: str, budget: list[int], depth: 
         key = _stream_scalar(loader, key_event, key_at, budget, depth + 1)
         if key in data:
             raise _Whole("duplicate key")
-        value, source = _stream_value(loader, path, budget, depth + 1)
+        row_hook = rows[1] if rows is not None and key == rows[0] else None  # rows is only given at the top level
+        value, source = _stream_value(loader, path, budget, depth + 1, hook=row_hook)
         data[key] = value
         here.keys[key] = key_at
         here.items[key] = source
