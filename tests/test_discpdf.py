@@ -1,7 +1,9 @@
 """Disc pages from reportlab templates (pipeline.render.uv.discpdf) and the remembered circle numbers
-(pipeline.render.pdfpaths): the files hold the objects and decoded content of reportlab drawing every
-page itself; only the card pages' compressed content (libdeflate at discpdf.LEVEL, not qpdf's zlib level 6) and the PDF/X-4
-document IDs derived from it differ.
+(pipeline.render.pdfpaths): the files hold, as a reader resolves them, the pages, boxes, resources,
+decoded content, labels, outline and output intent of reportlab drawing every page itself; only the
+card pages' compressed content (libdeflate at discpdf.LEVEL, not qpdf's zlib level 6), the PDF/X-4
+document IDs derived from it, and where the objects sit differ: every card page refers to one shared
+boxes and resources object of its template (issue 22), where reportlab writes them into each page.
 
 The reference below is the code the braille layer and the UV plates used before: one reportlab page
 per card, the file parsed by pikepdf and marked (ISO 19593-1 group) page by page, then finished.
@@ -64,6 +66,32 @@ def _decoded(path) -> tuple[bytes, bytes]:
         return buf.getvalue(), xmp
 
 
+def _resolved(obj, depth=0):
+    """``obj`` as a reader sees it: indirect references followed, streams decoded, a page's /Parent left out."""
+    assert depth < 40
+    if isinstance(obj, pikepdf.Stream):
+        return ("stream", _resolved(pikepdf.Dictionary({k: v for k, v in obj.items() if k not in ("/Length", "/Filter", "/DecodeParms")}), depth + 1),
+                bytes(obj.read_bytes()))
+    if isinstance(obj, pikepdf.Dictionary):
+        return {k: _resolved(v, depth + 1) for k, v in obj.items() if k != "/Parent"}
+    if isinstance(obj, pikepdf.Array):
+        return [_resolved(v, depth + 1) for v in obj]
+    return str(obj) if isinstance(obj, (pikepdf.Name, pikepdf.String)) else obj
+
+
+def _as_read(path) -> dict:
+    """What a reader of ``path`` gets: each page resolved, the page labels, the outline's titles, the
+    catalog's output intents and optional content, and the XMP with its IDs blanked."""
+    with pikepdf.open(path) as pdf:
+        meta = pdf.Root.get("/Metadata")
+        xmp = re.sub(rb"(DocumentID|InstanceID)>[^<]*<", rb"\1><", bytes(meta.read_bytes())) if meta is not None else b""
+        with pdf.open_outline() as outline:
+            titles = [item.title for item in outline.root]
+        return {"pages": [_resolved(p.obj) for p in pdf.pages], "labels": [str(p.label) for p in pdf.pages], "outline": titles,
+                "intents": _resolved(pdf.Root.OutputIntents), "oc": _resolved(pdf.Root.get("/OCProperties")), "xmp": xmp,
+                "version": pdf.pdf_version}
+
+
 def _pages():
     one = circle_operators([(40.0, 300.0), (46.6, 300.0), (40.0, 293.4)], 2.04)
     two = circle_operators([(60.25, 250.125)], 1.5)
@@ -80,7 +108,12 @@ def test_disc_pages_hold_what_reportlab_wrote_page_by_page(tmp_path, group):
     old = _reference(pages, layout, group, tmp_path / "old.pdf", labels)
     with disc_pages_pdf(pages, layout, group) as pdf:
         new = finish(pdf, tmp_path / "new.pdf", "t", labels)
-    assert _decoded(new) == _decoded(old)  # the same objects, decoded streams and XMP but for its IDs
+    assert _as_read(new) == _as_read(old)  # the same pages, resources, decoded streams, labels and XMP but for its IDs
+    assert _decoded(new) != _decoded(old)  # control: the objects themselves are laid out otherwise (shared below)
+    with pikepdf.open(new) as pdf:  # one boxes and resources object a template, not a copy in every page
+        for key in ("/MediaBox", "/TrimBox", "/BleedBox", "/Resources"):
+            assert all(p.obj[key].is_indirect for p in pdf.pages)
+        assert pdf.pages[0].obj.Resources.objgen == pdf.pages[2].obj.Resources.objgen  # two pages of one disc colour
     with pikepdf.open(new) as pdf:
         for page in pdf.pages:  # the card pages' content compressed by libdeflate at discpdf.LEVEL, as the save kept it
             raw = bytes(page.obj.Contents.read_raw_bytes())

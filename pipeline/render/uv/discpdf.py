@@ -77,6 +77,10 @@ def _template(sequences: list[Sequence[Color]], layout: CardLayout) -> bytes:
     return buf.getvalue()
 
 
+#: The template page entries every card page shares as one indirect object (:func:`disc_pages_pdf`).
+_SHARED_KEYS = ("/MediaBox", "/TrimBox", "/BleedBox", "/Resources")
+
+
 def disc_pages_pdf(pages: Iterable[Sequence[DiscOps]], layout: CardLayout, group: str | None,
                    colours: Sequence[Sequence[Color]] | None = None) -> pikepdf.Pdf:
     """The PDF of ``pages`` (each a sequence of discs painted in that order, overprint on; an empty page
@@ -107,6 +111,13 @@ def disc_pages_pdf(pages: Iterable[Sequence[DiscOps]], layout: CardLayout, group
     parts = [bytes(t.Contents.read_bytes()).split(_MARK.encode()) for t in templates]
     if any(len(p) != len(s) + 1 for p, s in zip(parts, sequences)):
         raise ValueError("reportlab's template page does not hold one marker per disc")
+    # Every card page copies its template's dictionary, and qpdf copies a direct value with it: the
+    # boxes and the resources (colour space, graphics states, fonts, properties) were ~8 kB of objects a
+    # page, 80 MiB of a 10,000-card braille layer (issue 22). As indirect objects every page refers to one.
+    for t in templates:
+        for key in _SHARED_KEYS:
+            if key in t and not t[key].is_indirect:
+                t[key] = pdf.make_indirect(t[key])
     ocg = processing_step_ocg(pdf, group) if group else None
     if ocg is not None:
         for t in templates:  # the card pages share their template's resources: one /Properties each
